@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { centsSchema, positiveCentsSchema, type Cents } from '../shared/money';
+import { invalid } from '../shared/errors';
+import { instantSchema, toMillis, type Instant } from '../shared/time';
+
+/**
+ * An auction's rules are fixed when it is scheduled and recorded in the AuctionScheduled event, so
+ * a replay always uses the rules that applied to that auction.
+ */
+
+/** Price bands: from `from` (inclusive) upward, each bid must add at least `increment`. */
+export const incrementBandSchema = z.strictObject({
+  from: centsSchema,
+  increment: positiveCentsSchema,
+});
+export type IncrementBand = z.infer<typeof incrementBandSchema>;
+
+export const softCloseSchema = z.strictObject({
+  /** A price-changing bid this close to the end pushes the end to now + window. */
+  windowSeconds: z.number().int().positive().max(24 * 60 * 60),
+  /** The end never moves past this instant, however many late bids arrive. */
+  latestEndsAt: instantSchema,
+});
+export type SoftClose = z.infer<typeof softCloseSchema>;
+
+export const auctionRulesSchema = z.strictObject({
+  currency: z.literal('USD'),
+  startingPrice: centsSchema,
+  incrementTable: z.array(incrementBandSchema).min(1),
+  softClose: softCloseSchema.nullable(),
+  reservePrice: positiveCentsSchema.nullable(),
+  buyNowPrice: positiveCentsSchema.nullable(),
+});
+export type AuctionRules = z.infer<typeof auctionRulesSchema>;
+
+/** The spec's behaviour: every bid adds at least 1 USD. */
+export const FLAT_ONE_DOLLAR: IncrementBand[] = [{ from: 0, increment: 100 }];
+
+/** eBay's published US increment table (amounts in cents). */
+export const EBAY_INCREMENTS: IncrementBand[] = [
+  { from: 0, increment: 5 },
+  { from: 100, increment: 25 },
+  { from: 500, increment: 50 },
+  { from: 2_500, increment: 100 },
+  { from: 10_000, increment: 250 },
+  { from: 25_000, increment: 500 },
+  { from: 50_000, increment: 1_000 },
+  { from: 100_000, increment: 2_500 },
+  { from: 250_000, increment: 5_000 },
+  { from: 500_000, increment: 10_000 },
+];
+
+/** The smallest step a bid must add at `price`: the band with the highest `from` not above it. */
+export function incrementAt(table: readonly IncrementBand[], price: Cents): Cents {
+  let increment = table[0]!.increment;
+  for (const band of table) {
+    if (band.from > price) break;
+    increment = band.increment;
+  }
+  return increment;
+}
+
+/** Checks what a schema cannot: the relations between the rules and the schedule. */
+export function validateSchedule(rules: AuctionRules, startsAt: Instant, endsAt: Instant): void {
+  const table = rules.incrementTable;
+  if (table[0]!.from !== 0) {
+    throw invalid('INVALID_INCREMENT_TABLE', 'The increment table must start at 0');
+  }
+  for (let i = 1; i < table.length; i++) {
+    if (table[i]!.from <= table[i - 1]!.from) {
+      throw invalid('INVALID_INCREMENT_TABLE', 'Increment bands must be in strictly ascending order');
+    }
+  }
+  if (toMillis(endsAt) <= toMillis(startsAt)) {
+    throw invalid('INVALID_SCHEDULE', 'The auction must end after it starts');
+  }
+  if (rules.softClose && toMillis(rules.softClose.latestEndsAt) < toMillis(endsAt)) {
+    throw invalid('INVALID_SOFT_CLOSE', 'The latest possible end cannot be before the scheduled end');
+  }
+  if (rules.reservePrice !== null && rules.reservePrice < rules.startingPrice) {
+    throw invalid('INVALID_RESERVE', 'The reserve price cannot be below the starting price');
+  }
+  if (rules.buyNowPrice !== null) {
+    if (rules.buyNowPrice <= rules.startingPrice) {
+      throw invalid('INVALID_BUY_NOW', 'The buy-now price must be above the starting price');
+    }
+    if (rules.reservePrice !== null && rules.buyNowPrice < rules.reservePrice) {
+      throw invalid('INVALID_BUY_NOW', 'The buy-now price cannot be below the reserve price');
+    }
+  }
+}

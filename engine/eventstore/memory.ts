@@ -1,0 +1,114 @@
+import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from './idempotency';
+import {
+  comparePositions,
+  revisionMatches,
+  WrongExpectedRevisionError,
+  type AppendRequest,
+  type AppendResult,
+  type BatchHandler,
+  type EventStore,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './port';
+import { ChangeSignal, runSubscription, type SubscriptionSource } from './subscription-loop';
+
+/** The whole store in one process's memory: for fast unit tests and benchmarks of the engine. */
+export class InMemoryEventStore implements EventStore {
+  readonly #log: RecordedEvent[] = [];
+  readonly #streams = new Map<string, RecordedEvent[]>();
+  readonly #byId = new Map<string, StoredIdentity>();
+  readonly #changes = new ChangeSignal();
+  #closed = false;
+
+  async appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: AppendRequest['expectedRevision'] }) {
+    const [result] = await this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
+    return result!;
+  }
+
+  async appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    this.#assertOpen();
+    validateAppendRequests(requests);
+    // Check everything before writing anything: the append is all or nothing.
+    const plans = requests.map((request) => {
+      const retried = findRetriedBatch(request.streamId, request.events, this.#byId);
+      if (retried) return { request, retried };
+      const actual = this.#revisionOf(request.streamId);
+      if (!revisionMatches(request.expectedRevision, actual)) {
+        throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actual);
+      }
+      return { request, retried: null };
+    });
+    const commit = BigInt(this.#log.length);
+    const results = plans.map(({ request, retried }): AppendResult => {
+      if (retried) {
+        const stored = this.#streams.get(request.streamId)![retried.revision]!;
+        return { streamId: request.streamId, nextExpectedRevision: retried.revision, position: stored.position };
+      }
+      const stream = this.#streams.get(request.streamId) ?? [];
+      this.#streams.set(request.streamId, stream);
+      for (const event of request.events) {
+        const recorded: RecordedEvent = {
+          streamId: request.streamId,
+          revision: stream.length,
+          position: { commit, prepare: BigInt(this.#log.length) },
+          id: event.id,
+          type: event.type,
+          data: structuredClone(event.data),
+          metadata: structuredClone(event.metadata),
+          recordedAt: new Date(),
+        };
+        stream.push(recorded);
+        this.#log.push(recorded);
+        this.#byId.set(event.id, { id: event.id, streamId: request.streamId, revision: recorded.revision });
+      }
+      const last = stream.at(-1)!;
+      return { streamId: request.streamId, nextExpectedRevision: last.revision, position: last.position };
+    });
+    this.#changes.notify();
+    return results;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    const from = options.fromRevision ?? 0;
+    const stream = this.#streams.get(streamId) ?? [];
+    return stream.slice(from, options.maxCount === undefined ? undefined : from + options.maxCount);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    const after = options.after;
+    const start = after === undefined ? 0 : this.#log.findIndex((event) => comparePositions(event.position, after) > 0);
+    if (start === -1) return [];
+    return this.#log.slice(start, options.maxCount === undefined ? undefined : start + options.maxCount);
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
+    const source: SubscriptionSource = {
+      read: async (after, maxCount) => ({ events: await this.readAll({ after, maxCount }), heldBack: false }),
+      end: async () => this.#log.at(-1)?.position ?? null,
+      changes: this.#changes,
+      idlePollMs: 60_000,
+      heldBackPollMs: 60_000,
+    };
+    return runSubscription(source, options, handler);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#changes.notify();
+  }
+
+  #revisionOf(streamId: string): number | null {
+    const stream = this.#streams.get(streamId);
+    return stream === undefined ? null : stream.length - 1;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('The event store is closed');
+  }
+}

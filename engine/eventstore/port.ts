@@ -1,0 +1,135 @@
+/**
+ * The event store port. Three adapters implement it (in-memory, Postgres/PGlite, KurrentDB) and
+ * one contract suite (test/eventstore/contract.ts) holds them all to the same behaviour.
+ */
+
+/** Revision of the last event a writer has seen; revisions start at 0 like KurrentDB's. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface NewEvent {
+  /** A UUID. Appending an event id that is already stored is a no-op (idempotent retry). */
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+}
+
+/**
+ * A place in the global log. Two numbers, as in KurrentDB: `commit` orders transactions, `prepare`
+ * orders events inside one. Compare with comparePositions; store with positionToString.
+ */
+export interface LogPosition {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export interface RecordedEvent {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly position: LogPosition;
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+  readonly recordedAt: Date;
+}
+
+export interface AppendRequest {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expectedRevision: ExpectedRevision;
+}
+
+export interface AppendResult {
+  readonly streamId: string;
+  /** The revision of the stream's last event after the append: pass it as the next expected revision. */
+  readonly nextExpectedRevision: number;
+  /** Position of the last event written; for an idempotent no-op, of the last event already stored. */
+  readonly position: LogPosition;
+}
+
+export interface ReadStreamOptions {
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Omit to read from the start. */
+  readonly after?: LogPosition;
+  readonly maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive. 'start' replays the whole log; 'end' delivers only what is appended from now on. */
+  readonly after: LogPosition | 'start' | 'end';
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A running catch-up subscription. Batches arrive in log order, one at a time: the next batch waits
+ * until the handler's promise settles, so a projection can store its checkpoint with its rows.
+ */
+export interface Subscription {
+  stop(): Promise<void>;
+  /** Settles when the subscription stops; rejects if the handler threw (the subscription stops then). */
+  readonly done: Promise<void>;
+}
+
+export type BatchHandler = (events: readonly RecordedEvent[]) => Promise<void>;
+
+export interface EventStore {
+  appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** All or nothing: every stream's expected revision holds and all events are written, or none is. */
+  appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]>;
+  /** Events of one stream in revision order; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** The global log in order. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's current revision; null when it does not exist; undefined when the store did not say. */
+    readonly actual: number | null | undefined,
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${actual === undefined ? 'unknown' : String(actual)}`);
+  }
+}
+
+/** A retried batch whose event ids only partly match what is stored: not a retry, a mistake. */
+export class IdempotencyConflictError extends Error {
+  override readonly name = 'IdempotencyConflictError';
+  constructor(readonly streamId: string, readonly eventIds: readonly string[]) {
+    super(`Stream ${streamId}: the batch partly overlaps events already stored (${eventIds.join(', ')})`);
+  }
+}
+
+export const START: LogPosition = { commit: -1n, prepare: -1n };
+
+export function comparePositions(a: LogPosition, b: LogPosition): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function positionToString(position: LogPosition): string {
+  return `${position.commit}/${position.prepare}`;
+}
+
+export function parsePosition(text: string): LogPosition {
+  const match = /^(-?\d+)\/(-?\d+)$/.exec(text);
+  if (!match) throw new Error(`Not a log position: ${text}`);
+  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
+}
+
+export function revisionMatches(expected: ExpectedRevision, actual: number | null): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === null;
+  if (expected === 'stream_exists') return actual !== null;
+  return actual === expected;
+}

@@ -1,0 +1,52 @@
+import { expect } from 'vitest';
+import { DomainError, fold, type Decider } from '../../engine/domain';
+
+/**
+ * given(events) / when(command) / then(events | error code), against a decider:
+ *
+ *   spec(auctionDecider).given([scheduled, opened]).when(placeBid(...)).thenEvents([...])
+ */
+export function spec<Command, Event, State>(decider: Decider<Command, Event, State>) {
+  return {
+    given(history: Event[]) {
+      const state = fold(decider, history);
+      return {
+        state,
+        when(command: Command) {
+          const run = () => decider.decide(command, state);
+          return {
+            thenEvents(expected: Event[]) {
+              expect(run()).toEqual(expected);
+            },
+            /** Matches event types and, optionally, a partial shape of each event's data. */
+            thenEventsMatch(expected: Array<{ type: string; data?: Record<string, unknown> }>) {
+              const events = run() as Array<{ type: string; data: Record<string, unknown> }>;
+              expect(events.map((event) => event.type)).toEqual(expected.map((event) => event.type));
+              expected.forEach((event, index) => {
+                if (event.data) expect(events[index]!.data).toMatchObject(event.data);
+              });
+              return events;
+            },
+            thenNothing() {
+              expect(run()).toEqual([]);
+            },
+            thenError(code: string, message?: string | RegExp): DomainError {
+              let caught: unknown;
+              try {
+                run();
+              } catch (error) {
+                caught = error;
+              }
+              expect(caught, `expected ${code}`).toBeInstanceOf(DomainError);
+              const error = caught as DomainError;
+              expect(error.code).toBe(code);
+              if (typeof message === 'string') expect(error.message).toBe(message);
+              else if (message) expect(error.message).toMatch(message);
+              return error;
+            },
+          };
+        },
+      };
+    },
+  };
+}
