@@ -36,6 +36,8 @@ export class ChangeSignal {
 }
 
 export interface SubscriptionSource {
+  /** Called before the first read, e.g. to be listening for announcements before looking. */
+  ready?(): Promise<void>;
   /** Up to `maxCount` events strictly after `after` (from the start when undefined). */
   read(after: LogPosition | undefined, maxCount: number): Promise<{ events: RecordedEvent[]; heldBack: boolean }>;
   /** Position of the last event in the log, or null when the log is empty. */
@@ -60,6 +62,7 @@ export function runSubscription(
   const { signal } = controller;
 
   const done = (async () => {
+    await source.ready?.();
     let checkpoint: LogPosition | undefined =
       options.after === 'start' ? undefined : options.after === 'end' ? ((await source.end()) ?? undefined) : options.after;
     while (!signal.aborted) {

@@ -1,0 +1,476 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  excludeSystemEvents,
+  FORWARDS,
+  jsonEvent,
+  KurrentDBClient,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+  type AppendStreamRequest,
+  type AppendStreamState,
+  type EventData,
+  type JSONType,
+  type ReadPosition,
+  type ReadRevision,
+  type RecordedEvent as KurrentRecordedEvent,
+  type ResolvedEvent,
+} from '@kurrent/kurrentdb-client';
+import { findRetriedBatch, validateAppendRequests } from './idempotency';
+import {
+  comparePositions,
+  WrongExpectedRevisionError,
+  type AppendRequest,
+  type AppendResult,
+  type BatchHandler,
+  type EventStore,
+  type ExpectedRevision,
+  type LogPosition,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './port';
+
+/**
+ * Metadata key under which a whole metadata value travels as JSON text when KurrentDB cannot take
+ * it as it is: multiStreamAppend only accepts a flat object of string values (it stores them as
+ * record properties, which KurrentDB hands back as the event's metadata object, next to its own
+ * `$schema...` keys), and single-stream appends only take objects, arrays or strings.
+ */
+const WRAPPED_METADATA = 'provenance-metadata';
+/** How many events before the end of a stream are checked for a retried or overlapping batch. */
+const IDEMPOTENCY_LOOKBACK = 64;
+/** Events read from $all per request in readAll. */
+const READ_ALL_PAGE = 500;
+/** Most events handed to a subscription handler at once. */
+const MAX_BATCH = 500;
+/** Buffered subscription events at which the subscription is paused until the handler catches up. */
+const MAX_BUFFERED = 2_000;
+/** How long an append waits for a starting 'end' subscription to be confirmed by the server. */
+const SUBSCRIPTION_START_WAIT_MS = 5_000;
+
+type StoredEvents = Map<string, RecordedEvent>;
+
+/**
+ * The event store on KurrentDB (EventStoreDB's successor; 25.1 or later for atomic appends to
+ * several streams). Semantics match the in-memory adapter; test/eventstore/kurrentdb.test.ts runs
+ * the shared contract suite against a real server when EVENTSTORE_URL is set.
+ *
+ * Idempotency: KurrentDB itself only recognises a retried batch in some cases (a single-stream
+ * append whose expected revision points just before the stored batch), so this adapter checks
+ * what is stored itself: before appending, the last events of each stream (unless the stream is
+ * expected not to exist), and on a wrong expected revision also the revisions the batch would
+ * have taken. Remaining gaps, which would need an index of every event id: a batch whose ids are
+ * stored in another stream is not detected (it is appended); with 'any' or 'stream_exists', a
+ * retry whose batch has more than IDEMPOTENCY_LOOKBACK events after it is appended again; and two
+ * concurrent retries of one batch with 'any' can both append.
+ */
+export class KurrentDbEventStore implements EventStore {
+  readonly #client: KurrentDBClient;
+  readonly #stops = new Set<() => Promise<void>>();
+  /** 'end' subscriptions not yet confirmed by the server: appends through this store wait for them. */
+  readonly #startingSubscriptions = new Set<Promise<void>>();
+  #closed = false;
+
+  constructor(client: KurrentDBClient) {
+    this.#client = client;
+  }
+
+  /** e.g. `kurrentdb://localhost:2113?tls=false` */
+  static fromConnectionString(connectionString: string): KurrentDbEventStore {
+    return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString));
+  }
+
+  async appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const [result] = await this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
+    return result!;
+  }
+
+  async appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    this.#assertOpen();
+    validateAppendRequests(requests);
+    if (this.#startingSubscriptions.size > 0) await Promise.all(this.#startingSubscriptions);
+
+    const results = new Map<string, AppendResult>();
+    const keepRetried = (pending: readonly AppendRequest[], stored: StoredEvents): AppendRequest[] =>
+      pending.filter((request) => {
+        const retried = retriedBatch(request, stored);
+        if (retried) results.set(request.streamId, resultOf(retried));
+        return retried === undefined;
+      });
+
+    // A stream expected not to exist holds nothing to compare with; every other stream may already
+    // hold this batch (a retry after a lost reply) or part of it (a mistake).
+    const unchecked = requests.filter((request) => request.expectedRevision !== 'no_stream');
+    let pending = unchecked.length > 0 ? keepRetried(requests, await this.#readStored(unchecked, false)) : [...requests];
+
+    while (pending.length > 0) {
+      try {
+        for (const result of await this.#write(pending)) results.set(result.streamId, result);
+        pending = [];
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        // The batch may already sit where the expected revision said it would go.
+        const remaining = keepRetried(pending, await this.#readStored(pending, true));
+        if (remaining.length === pending.length) throw error;
+        // Some streams held their batch already: append the others, still all or nothing.
+        pending = remaining;
+      }
+    }
+    return requests.map((request) => results.get(request.streamId)!);
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    if (options.maxCount !== undefined && options.maxCount <= 0) return [];
+    return this.#readStreamEvents(streamId, {
+      fromRevision: BigInt(options.fromRevision ?? 0),
+      ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
+    });
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    const limit = options.maxCount ?? Number.POSITIVE_INFINITY;
+    const events: RecordedEvent[] = [];
+    // fromPosition is inclusive: each page starts at the last position seen and skips it.
+    let skipThrough = options.after !== undefined && options.after.commit >= 0n ? options.after : undefined;
+    let from: ReadPosition = skipThrough ?? START;
+    while (events.length < limit) {
+      let last: LogPosition | undefined;
+      // Each page is read to its end: the client's iterator cannot be cancelled half way.
+      const page = this.#client.readAll({
+        fromPosition: from,
+        direction: FORWARDS,
+        maxCount: Math.min(READ_ALL_PAGE, limit - events.length + 1),
+        filter: excludeSystemEvents(),
+      });
+      for await (const resolved of page) {
+        const event = resolved.event;
+        if (event === undefined) continue;
+        const recorded = toRecordedEvent(event);
+        last = recorded.position;
+        if (skipThrough !== undefined && comparePositions(recorded.position, skipThrough) <= 0) continue;
+        if (isSystemEvent(recorded) || events.length >= limit) continue;
+        events.push(recorded);
+      }
+      if (last === undefined || (skipThrough !== undefined && comparePositions(last, skipThrough) <= 0)) break;
+      from = { commit: last.commit, prepare: last.prepare };
+      skipThrough = last;
+    }
+    return events;
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
+    this.#assertOpen();
+    const controller = new AbortController();
+    const stopOnAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    else options.signal?.addEventListener('abort', stopOnAbort, { once: true });
+    const { signal } = controller;
+
+    const after = typeof options.after === 'object' && options.after.commit >= 0n ? options.after : undefined;
+    const fromPosition: ReadPosition =
+      options.after === 'end' ? END : after === undefined ? START : { commit: after.commit, prepare: after.prepare };
+
+    const queue: RecordedEvent[] = [];
+    let failure: { error: unknown } | undefined;
+    let ended = false;
+    let paused = false;
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      const resolve = wake;
+      wake = undefined;
+      resolve?.();
+    };
+    signal.addEventListener('abort', notify, { once: true });
+
+    const source = signal.aborted ? undefined : this.#client.subscribeToAll({ fromPosition, filter: excludeSystemEvents() });
+    if (source !== undefined) {
+      source.on('data', (resolved: AllStreamResolvedEvent) => {
+        try {
+          const event = resolved.event;
+          if (event === undefined) return;
+          const recorded = toRecordedEvent(event);
+          if (isSystemEvent(recorded)) return;
+          // Exclusive start, whether or not the server already skips the event at `after`.
+          if (after !== undefined && comparePositions(recorded.position, after) <= 0) return;
+          queue.push(recorded);
+          if (queue.length >= MAX_BUFFERED && !paused) {
+            paused = true;
+            source.pause();
+          }
+        } catch (error) {
+          failure ??= { error };
+        }
+        notify();
+      });
+      source.on('error', (error: Error) => {
+        failure ??= { error };
+        notify();
+      });
+      const onEnded = () => {
+        ended = true;
+        notify();
+      };
+      source.on('end', onEnded);
+      source.on('close', onEnded);
+
+      if (options.after === 'end') {
+        // "From now on" must include an append this store makes right after subscribing: hold such
+        // appends until the server has placed the subscription at the end of the log.
+        const started = new Promise<void>((resolve) => {
+          const settle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(settle, SUBSCRIPTION_START_WAIT_MS);
+          source.once('confirmation', settle);
+          source.once('error', settle);
+          source.once('close', settle);
+          signal.addEventListener('abort', settle, { once: true });
+        });
+        this.#startingSubscriptions.add(started);
+        void started.then(() => this.#startingSubscriptions.delete(started));
+      }
+    }
+
+    const stop = async () => {
+      controller.abort();
+      await done.catch(() => undefined);
+    };
+    this.#stops.add(stop);
+
+    const done = (async () => {
+      try {
+        while (!signal.aborted) {
+          if (queue.length > 0) {
+            const batch = queue.splice(0, MAX_BATCH);
+            if (paused && queue.length < MAX_BUFFERED / 2) {
+              paused = false;
+              source?.resume();
+            }
+            await handler(batch);
+            continue;
+          }
+          if (failure) throw failure.error;
+          if (ended) throw new Error('KurrentDB ended the subscription to $all');
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
+      } finally {
+        options.signal?.removeEventListener('abort', stopOnAbort);
+        this.#stops.delete(stop);
+        controller.abort();
+        await source?.unsubscribe().catch(() => undefined);
+      }
+    })();
+    // A failed subscription must not surface as an unhandled rejection when nobody awaits `done`.
+    done.catch(() => undefined);
+
+    return { done, stop };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#stops].map((stop) => stop()));
+    await this.#client.dispose();
+  }
+
+  /** Appends `pending` in one atomic write; returns each stream's last written event. */
+  async #write(pending: readonly AppendRequest[]): Promise<AppendResult[]> {
+    try {
+      if (pending.length === 1) {
+        const request = pending[0]!;
+        const result = await this.#client.appendToStream(request.streamId, request.events.map((event) => toEventData(event, false)), {
+          streamState: toStreamState(request.expectedRevision),
+        });
+        // Only with throwOnAppendFailure=false in the connection string; the client then misreports the actual revision.
+        if (!result.success) throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, undefined);
+        return [await this.#confirmWritten(request, result.nextExpectedRevision)];
+      }
+      const appendRequests: AppendStreamRequest[] = pending.map((request) => ({
+        streamName: request.streamId,
+        events: request.events.map((event) => toEventData(event, true)),
+        expectedState: toStreamState(request.expectedRevision),
+      }));
+      const result = await this.#client.multiStreamAppend(appendRequests);
+      return await Promise.all(
+        pending.map((request) => {
+          const response = result.responses.find((candidate) => candidate.streamName === request.streamId);
+          if (response === undefined) throw new Error(`KurrentDB did not report the append to ${request.streamId}`);
+          return this.#confirmWritten(request, response.revision);
+        }),
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        const request = pending.find((candidate) => candidate.streamId === error.streamName) ?? pending[0]!;
+        throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actualRevisionOf(error));
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Reads back the event at the revision KurrentDB reported. Its position is the exact one that
+   * readAll and subscriptions report (the append reply gives a transaction position, not the last
+   * event's), and its id tells a fresh write from KurrentDB's own idempotent no-op.
+   */
+  async #confirmWritten(request: AppendRequest, revision: bigint): Promise<AppendResult> {
+    const lastId = request.events.at(-1)!.id.toLowerCase();
+    const [written] = await this.#readStreamEvents(request.streamId, { fromRevision: revision, maxCount: 1, requiresLeader: true });
+    if (written !== undefined && written.id.toLowerCase() === lastId) return resultOf(written);
+    const retried = retriedBatch(request, await this.#readStored([request], true));
+    if (retried) return resultOf(retried);
+    throw new Error(`KurrentDB reported revision ${revision} of ${request.streamId}, which does not hold the appended event ${lastId}`);
+  }
+
+  /**
+   * Events of the given streams that a retried batch could match: the last ones of each stream and,
+   * with `atExpectedRevision`, the revisions right after the expected one.
+   */
+  async #readStored(requests: readonly AppendRequest[], atExpectedRevision: boolean): Promise<StoredEvents> {
+    const reads = requests.flatMap((request) => {
+      const tail = this.#readStreamEvents(request.streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: request.events.length + IDEMPOTENCY_LOOKBACK,
+        requiresLeader: true,
+      });
+      const expected = request.expectedRevision;
+      const first = expected === 'no_stream' ? 0 : typeof expected === 'number' ? expected + 1 : undefined;
+      if (!atExpectedRevision || first === undefined) return [tail];
+      const window = this.#readStreamEvents(request.streamId, {
+        fromRevision: BigInt(first),
+        maxCount: request.events.length,
+        requiresLeader: true,
+      });
+      return [tail, window];
+    });
+    const stored: StoredEvents = new Map();
+    for (const events of await Promise.all(reads)) {
+      for (const event of events) stored.set(event.id.toLowerCase(), event);
+    }
+    return stored;
+  }
+
+  async #readStreamEvents(
+    streamId: string,
+    options: { fromRevision: ReadRevision; maxCount?: number | bigint; direction?: typeof FORWARDS | typeof BACKWARDS; requiresLeader?: boolean },
+  ): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.#client.readStream(streamId, options) as AsyncIterable<ResolvedEvent>) {
+        if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('The event store is closed');
+  }
+}
+
+/** The stored event ending this request's batch if the batch is a retry; throws if it partly overlaps. */
+function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEvent | undefined {
+  // Ids are compared in lower case: KurrentDB returns UUIDs in lower case whatever was sent.
+  const events = request.events.map((event) => ({ ...event, id: event.id.toLowerCase() }));
+  const retried = findRetriedBatch(request.streamId, events, stored);
+  return retried === null ? undefined : stored.get(retried.id.toLowerCase());
+}
+
+function resultOf(event: RecordedEvent): AppendResult {
+  return { streamId: event.streamId, nextExpectedRevision: event.revision, position: event.position };
+}
+
+function toStreamState(expected: ExpectedRevision): AppendStreamState {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      return BigInt(expected);
+  }
+}
+
+function actualRevisionOf(error: WrongExpectedVersionError): number | null | undefined {
+  const actual: unknown = error.actualState;
+  if (actual === NO_STREAM) return null;
+  // Negative revisions stand for a stream that does not exist (-1) or was deleted (-5, -6).
+  if (typeof actual === 'bigint') return actual >= 0n ? Number(actual) : null;
+  return undefined;
+}
+
+function toEventData(event: NewEvent, multiStream: boolean): EventData {
+  return jsonEvent({
+    id: event.id,
+    type: event.type,
+    // JSON.stringify(undefined) is not JSON; null is the closest stored value.
+    data: (event.data ?? null) as JSONType,
+    metadata: multiStream ? wrapMetadata(event.metadata) : toSingleStreamMetadata(event.metadata),
+  });
+}
+
+function toSingleStreamMetadata(metadata: unknown): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  if (isPlainObject(metadata) && !Object.hasOwn(metadata, WRAPPED_METADATA)) return metadata;
+  return wrapMetadata(metadata);
+}
+
+/** A flat object of one string value, as multiStreamAppend requires; '' stands for no metadata. */
+function wrapMetadata(metadata: unknown): Record<string, string> {
+  return { [WRAPPED_METADATA]: metadata === undefined ? '' : JSON.stringify(metadata) };
+}
+
+function unwrapMetadata(metadata: unknown): unknown {
+  if (!isPlainObject(metadata)) return metadata;
+  const wrapped = metadata[WRAPPED_METADATA];
+  if (typeof wrapped !== 'string') return metadata;
+  return wrapped === '' ? undefined : JSON.parse(wrapped);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function toRecordedEvent(event: KurrentRecordedEvent): RecordedEvent {
+  const position = event.position;
+  if (position === undefined) {
+    throw new Error(`KurrentDB did not report the log position of event ${event.id} in ${event.streamId} (KurrentDB 22.6 or later reports it)`);
+  }
+  const created: unknown = event.created;
+  return {
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    position: { commit: BigInt(position.commit), prepare: BigInt(position.prepare) },
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    metadata: unwrapMetadata(event.metadata),
+    recordedAt: created instanceof Date && !Number.isNaN(created.getTime()) ? created : new Date(0),
+  };
+}
+
+/** KurrentDB's own events: system event types (also links, `$>`) and system streams. */
+function isSystemEvent(event: RecordedEvent): boolean {
+  return event.type.startsWith('$') || event.streamId.startsWith('$');
+}

@@ -1,0 +1,112 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/**
+ * The little the Postgres event store needs from a database, so that one implementation runs on a
+ * real server (node-postgres) and on PGlite (in-process Postgres, the embedded default).
+ */
+export interface SqlQueryable {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
+export interface SqlClient extends SqlQueryable {
+  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Calls `onNotify` for each NOTIFY on `channel`; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export class NodePostgresClient implements SqlClient {
+  readonly #pool: pg.Pool;
+  readonly #connection: pg.PoolConfig;
+
+  constructor(connection: pg.PoolConfig) {
+    this.#connection = connection;
+    this.#pool = new pg.Pool(connection);
+    // An idle client that loses its connection must not crash the process; the pool replaces it.
+    this.#pool.on('error', () => undefined);
+  }
+
+  async query<Row>(text: string, params: unknown[] = []) {
+    const result = await this.#pool.query(text, params);
+    return { rows: result.rows as Row[] };
+  }
+
+  async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work({
+        query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await client.query(text, params)).rows as Row[] }),
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    // LISTEN needs a connection of its own, outside the pool. If it drops, reconnect; the
+    // subscriber's periodic poll covers the gap.
+    let stopped = false;
+    let client: pg.Client | undefined;
+    const connect = async (): Promise<void> => {
+      const listener = new pg.Client(this.#connection);
+      listener.on('notification', onNotify);
+      listener.on('error', () => {
+        void listener.end().catch(() => undefined);
+        if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+      });
+      await listener.connect();
+      await listener.query(`LISTEN ${quoteIdentifier(channel)}`);
+      client = listener;
+      onNotify(); // anything appended while (re)connecting is picked up by the next read
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      await client?.end().catch(() => undefined);
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
+
+export class PGliteClient implements SqlClient {
+  constructor(readonly db: PGlite) {}
+
+  /** Opens (or creates) a PGlite database in `dataDir`; in memory when dataDir is undefined. */
+  static async open(dataDir?: string): Promise<PGliteClient> {
+    return new PGliteClient(await PGlite.create(dataDir));
+  }
+
+  async query<Row>(text: string, params: unknown[] = []) {
+    const result = await this.db.query<Row>(text, params);
+    return { rows: result.rows };
+  }
+
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) =>
+      work({ query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await tx.query<Row>(text, params)).rows }) }),
+    );
+  }
+
+  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    return this.db.listen(channel, onNotify);
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

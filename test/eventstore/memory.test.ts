@@ -1,0 +1,4 @@
+import { InMemoryEventStore } from '../../engine/eventstore/memory';
+import { eventStoreContract } from './contract';
+
+eventStoreContract('in-memory', async () => ({ store: new InMemoryEventStore() }));

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewEvent, RecordedEvent } from '../../engine/eventstore/port';
+import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
+import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
+import { eventStoreContract, waitUntil } from './contract';
+
+eventStoreContract('PGlite (embedded default)', async () => {
+  const sql = await PGliteClient.open();
+  return { store: await PostgresEventStore.open(sql), cleanup: () => sql.close() };
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
+  eventStoreContract('PostgreSQL', async () => {
+    const schema = await createTestSchema(TEST_DATABASE_URL!);
+    const store = await PostgresEventStore.open(schema.client(), { channel: `events_${schema.schema}` });
+    return { store, cleanup: () => schema.drop() };
+  });
+
+  describe('ordering the log when transactions commit out of order', () => {
+    let schema: Awaited<ReturnType<typeof createTestSchema>>;
+    let channel: string;
+
+    beforeAll(async () => {
+      schema = await createTestSchema(TEST_DATABASE_URL!);
+      channel = `events_${schema.schema}`;
+    });
+    afterAll(async () => schema.drop());
+
+    const event = (): NewEvent => ({ id: randomUUID(), type: 'Happened', data: {}, metadata: {} });
+
+    /** A client whose next transaction, once armed, does its work, then waits for `release` before committing. */
+    function holdingClient(inner: SqlClient, options: { rollback: boolean }) {
+      let armed = false;
+      let reached!: () => void;
+      let release!: () => void;
+      const atGate = new Promise<void>((resolve) => (reached = resolve));
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const client: SqlClient = {
+        query: (text, params) => inner.query(text, params),
+        listen: (name, onNotify) => inner.listen(name, onNotify),
+        close: () => inner.close(),
+        transaction: (work) =>
+          inner.transaction(async (tx) => {
+            const result = await work(tx);
+            if (!armed) return result;
+            armed = false;
+            reached();
+            await gate;
+            if (options.rollback) throw new Error('writer gave up');
+            return result;
+          }),
+      };
+      return { client, atGate, release, arm: () => void (armed = true) };
+    }
+
+    it('delivers an event held by an open transaction before a later one, once both commit', async () => {
+      const reader = await PostgresEventStore.open(schema.client(), { channel });
+      const held = holdingClient(schema.client(), { rollback: false });
+      const slowWriter = await PostgresEventStore.open(held.client, { channel });
+      held.arm();
+      const seen: RecordedEvent[] = [];
+      const subscription = reader.subscribeToAll({ after: 'start' }, async (batch) => {
+        seen.push(...batch);
+      });
+
+      const early = event();
+      const late = event();
+      const slowAppend = slowWriter.appendToStream('held-a', [early], { expectedRevision: 'any' });
+      await held.atGate; // `early` is written (it has the smaller transaction id) but not committed
+      await reader.appendToStream('held-b', [late], { expectedRevision: 'any' });
+
+      // `late` is committed, yet it must wait: delivering it now would skip `early` for good.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen.map((e) => e.id)).toEqual([]);
+
+      held.release();
+      await slowAppend;
+      await waitUntil(() => seen.length >= 2);
+      await subscription.stop();
+      expect(seen.map((e) => e.id)).toEqual([early.id, late.id]);
+      expect((await reader.readAll()).map((e) => e.id)).toEqual([early.id, late.id]);
+      await Promise.all([reader.close(), slowWriter.close()]);
+    });
+
+    it('is not stalled by an append that rolls back', async () => {
+      const reader = await PostgresEventStore.open(schema.client(), { channel });
+      const held = holdingClient(schema.client(), { rollback: true });
+      const failingWriter = await PostgresEventStore.open(held.client, { channel });
+      held.arm();
+      const seen: string[] = [];
+      const subscription = reader.subscribeToAll({ after: 'end' }, async (batch) => {
+        seen.push(...batch.map((e) => e.id));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const doomed = event();
+      const survivor = event();
+      const failing = failingWriter.appendToStream('rollback-a', [doomed], { expectedRevision: 'any' });
+      await held.atGate;
+      await reader.appendToStream('rollback-b', [survivor], { expectedRevision: 'any' });
+      held.release();
+      await expect(failing).rejects.toThrow('writer gave up');
+
+      await waitUntil(() => seen.length >= 1, 5000);
+      await subscription.stop();
+      expect(seen).toEqual([survivor.id]);
+      await Promise.all([reader.close(), failingWriter.close()]);
+    });
+
+    it('gives every subscriber of every process every event', async () => {
+      // Two API processes on one database each deliver every bid to their own sockets.
+      const processA = await PostgresEventStore.open(schema.client(), { channel });
+      const processB = await PostgresEventStore.open(schema.client(), { channel });
+      const seenA: string[] = [];
+      const seenB: string[] = [];
+      const subA = processA.subscribeToAll({ after: 'end' }, async (batch) => void seenA.push(...batch.map((e) => e.id)));
+      const subB = processB.subscribeToAll({ after: 'end' }, async (batch) => void seenB.push(...batch.map((e) => e.id)));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const written = [event(), event(), event(), event()];
+      await Promise.all(
+        written.map((e, i) => (i % 2 === 0 ? processA : processB).appendToStream(`two-${i}`, [e], { expectedRevision: 'any' })),
+      );
+      await waitUntil(() => seenA.length >= 4 && seenB.length >= 4);
+      await Promise.all([subA.stop(), subB.stop()]);
+      expect(seenA).toEqual(seenB);
+      expect(new Set(seenA)).toEqual(new Set(written.map((e) => e.id)));
+      await Promise.all([processA.close(), processB.close()]);
+    });
+
+    it('refuses to change or delete recorded events', async () => {
+      const sql = schema.client();
+      const store = await PostgresEventStore.open(sql, { channel });
+      await store.appendToStream('immutable', [event()], { expectedRevision: 'any' });
+      await expect(sql.query(`UPDATE events SET data = '{"forged":true}' WHERE stream_id = 'immutable'`)).rejects.toThrow(/append-only/);
+      await expect(sql.query(`DELETE FROM events WHERE stream_id = 'immutable'`)).rejects.toThrow(/append-only/);
+      await expect(sql.query(`TRUNCATE events`)).rejects.toThrow(/append-only/);
+      expect(await store.readStream('immutable')).toHaveLength(1);
+      await store.close();
+    });
+  });
+});
