@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleAuctionCommand } from '../../engine/application/auction-commands';
+import { CommandHandler, loadStream } from '../../engine/application/command-handler';
+import { handleTagBinding } from '../../engine/application/tag-binding';
+import {
+  auctionDecider,
+  auctionRejectionsStreamId,
+  auctionStreamId,
+  DomainError,
+  FLAT_ONE_DOLLAR,
+  listingDecider,
+  listingStreamId,
+  nfcTagDecider,
+  nfcTagStreamId,
+  type Actor,
+  type AuctionCommand,
+  type CommandMetadata,
+} from '../../engine/domain';
+import { InMemoryEventStore } from '../../engine/eventstore/memory';
+import type { EventStore } from '../../engine/eventstore/port';
+import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
+import { PGliteClient } from '../../engine/eventstore/postgres/sql-client';
+import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
+import { listingDetails } from '../engine/fixtures';
+
+const admin: Actor = { userId: 'admin-1', roles: ['ADMIN'] };
+const buyer = (userId: string): Actor => ({ userId, roles: ['BUYER'] });
+const NOW = '2026-12-03T12:00:00.000Z';
+const meta = (actor: Actor, commandId = randomUUID()): CommandMetadata => ({ actor, now: NOW, correlationId: 'corr-1', commandId });
+
+interface StoreUnderTest {
+  name: string;
+  open: () => Promise<{ store: EventStore; close: () => Promise<void> }>;
+}
+
+const stores: StoreUnderTest[] = [
+  { name: 'in-memory', open: async () => { const store = new InMemoryEventStore(); return { store, close: () => store.close() }; } },
+  {
+    name: 'PGlite',
+    open: async () => {
+      const sql = await PGliteClient.open();
+      const store = await PostgresEventStore.open(sql);
+      return { store, close: async () => { await store.close(); await sql.close(); } };
+    },
+  },
+];
+const databaseUrl = TEST_DATABASE_URL;
+if (databaseUrl) {
+  stores.push({
+    name: 'PostgreSQL',
+    open: async () => {
+      const schema = await createTestSchema(databaseUrl);
+      const store = await PostgresEventStore.open(schema.client(), { channel: `events_${schema.schema}` });
+      return { store, close: async () => { await store.close(); await schema.drop(); } };
+    },
+  });
+}
+
+describe.each(stores)('command handling on $name', ({ open }) => {
+  let store: EventStore;
+  let handler: CommandHandler;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ store, close } = await open());
+    handler = new CommandHandler(store);
+  });
+  afterAll(async () => close());
+
+  async function liveAuction(): Promise<string> {
+    const auctionId = randomUUID();
+    await handleAuctionCommand(handler, {
+      type: 'ScheduleAuction',
+      data: {
+        auctionId,
+        listingId: randomUUID(),
+        sellerId: 'seller-1',
+        startsAt: '2026-12-01T12:00:00.000Z',
+        endsAt: '2026-12-08T12:00:00.000Z',
+        rules: { currency: 'USD', startingPrice: 5_000, incrementTable: FLAT_ONE_DOLLAR, softClose: null, reservePrice: null, buyNowPrice: null },
+      },
+      metadata: meta(admin),
+    });
+    return auctionId;
+  }
+
+  const bid = (auctionId: string, bidderId: string, amount: number, commandId = randomUUID()): AuctionCommand => ({
+    type: 'PlaceBid',
+    data: { auctionId, bidId: randomUUID(), amount, maximum: null },
+    metadata: meta(buyer(bidderId), commandId),
+  });
+
+  it('records the decided events with their metadata, durable in the stream', async () => {
+    const auctionId = await liveAuction();
+    const handled = await handleAuctionCommand(handler, bid(auctionId, 'buyer-1', 5_100));
+    expect(handled.events.map((e) => e.type)).toEqual(['BidPlaced']);
+    const stored = await store.readStream(auctionStreamId(auctionId));
+    expect(stored.map((e) => e.type)).toEqual(['AuctionScheduled', 'AuctionOpened', 'BidPlaced']);
+    expect(stored[2]!.metadata).toMatchObject({ actorId: 'buyer-1', actorRoles: ['BUYER'], correlationId: 'corr-1' });
+    expect(handled.state.status === 'ACTIVE' && handled.state.standing.price).toBe(5_100);
+  });
+
+  it('answers a repeated command from the stream instead of deciding it again', async () => {
+    const auctionId = await liveAuction();
+    const command = bid(auctionId, 'buyer-1', 5_100);
+    const first = await handleAuctionCommand(handler, command);
+    const again = await handleAuctionCommand(handler, command);
+    expect(again.repeated).toBe(true);
+    expect(again.events).toEqual(first.events);
+    expect((await store.readStream(auctionStreamId(auctionId))).filter((e) => e.type === 'BidPlaced')).toHaveLength(1);
+  });
+
+  it('records a refused bid, with its reason, beside the auction and not in it', async () => {
+    const auctionId = await liveAuction();
+    await handleAuctionCommand(handler, bid(auctionId, 'buyer-1', 6_000));
+    await expect(handleAuctionCommand(handler, bid(auctionId, 'buyer-2', 5_500))).rejects.toMatchObject({
+      code: 'BID_NOT_ABOVE_CURRENT_PRICE',
+      message: 'Bid must be higher than current price of $60.00',
+    });
+    const rejections = await store.readStream(auctionRejectionsStreamId(auctionId));
+    expect(rejections.map((e) => [e.type, e.data])).toEqual([
+      [
+        'BidRejected',
+        expect.objectContaining({ bidderId: 'buyer-2', amount: 5_500, code: 'BID_NOT_ABOVE_CURRENT_PRICE', priceAtAttempt: 6_000 }),
+      ],
+    ]);
+    expect((await store.readStream(auctionStreamId(auctionId))).map((e) => e.type)).not.toContain('BidRejected');
+  });
+
+  it.each([1, 2])('decides racing bids from %i process(es) one after another: each beat the price it saw, none is lost', async (processes) => {
+    const auctionId = await liveAuction();
+    // Separate handlers stand for separate API processes: they share only the store.
+    const handlers = Array.from({ length: processes }, () => new CommandHandler(store));
+    const attempts = Array.from({ length: 12 }, (_, i) => bid(auctionId, `buyer-${i % 4}`, 5_100 + (i + 1) * 100));
+    const outcomes = await Promise.allSettled(attempts.map((command, i) => handleAuctionCommand(handlers[i % processes]!, command)));
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(DomainError);
+    }
+    const accepted = outcomes.filter((o) => o.status === 'fulfilled').length;
+    const stored = await store.readStream(auctionStreamId(auctionId));
+    const placed = stored.filter((e) => e.type === 'BidPlaced' || e.type === 'MaximumBidRaised');
+    expect(placed).toHaveLength(accepted);
+    let price = 5_000;
+    for (const event of placed) {
+      const data = event.data as { standing: { price: number } };
+      expect(data.standing.price).toBeGreaterThanOrEqual(price);
+      price = data.standing.price;
+    }
+    const { state } = await loadStream(store, auctionDecider, auctionStreamId(auctionId));
+    expect(state.status === 'ACTIVE' && state.standing.price).toBe(price);
+  });
+
+  describe('binding tags', () => {
+    async function savedListing(): Promise<string> {
+      const listingId = randomUUID();
+      const stream = listingStreamId(listingId);
+      await handler.handle(listingDecider, stream, {
+        type: 'DraftListing',
+        data: { listingId, slug: `item-${listingId.slice(0, 8)}`, details: listingDetails, mediaIds: ['media-1'] },
+        metadata: meta(admin),
+      });
+      await handler.handle(listingDecider, stream, { type: 'SaveListing', data: { listingId }, metadata: meta(admin) });
+      return listingId;
+    }
+
+    async function provisionedTag(): Promise<string> {
+      const uid = randomUUID().replace(/-/g, '').slice(0, 14);
+      await handler.handle(nfcTagDecider, nfcTagStreamId(uid), {
+        type: 'ProvisionNfcTag',
+        data: { uid, claimCode: null },
+        metadata: meta(admin),
+      });
+      return uid;
+    }
+
+    it('binds a tag to a listing on both streams at once', async () => {
+      const [listingId, uid] = await Promise.all([savedListing(), provisionedTag()]);
+      await handleTagBinding(handler, { type: 'BindTagToListing', data: { listingId, uid }, metadata: meta(admin) });
+      const listing = await loadStream(store, listingDecider, listingStreamId(listingId));
+      const tag = await loadStream(store, nfcTagDecider, nfcTagStreamId(uid));
+      expect(listing.state).toMatchObject({ status: 'NFC_BOUND' });
+      expect(tag.state).toMatchObject({ status: 'BOUND', listingId });
+    });
+
+    it('lets only one of two admins bind one tag to two listings at the same moment', async () => {
+      const [first, second, uid] = await Promise.all([savedListing(), savedListing(), provisionedTag()]);
+      const outcomes = await Promise.allSettled(
+        [first, second].map((listingId) => handleTagBinding(handler, { type: 'BindTagToListing', data: { listingId, uid }, metadata: meta(admin) })),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
+      expect(refused.reason).toMatchObject({ code: 'NFC_TAG_ALREADY_BOUND' });
+      const states = await Promise.all([first, second].map((id) => loadStream(store, listingDecider, listingStreamId(id))));
+      expect(states.filter((s) => s.state.status === 'NFC_BOUND')).toHaveLength(1);
+    });
+
+    it('lets only one of two tags be bound to one listing at the same moment', async () => {
+      const [listingId, tagA, tagB] = await Promise.all([savedListing(), provisionedTag(), provisionedTag()]);
+      const outcomes = await Promise.allSettled(
+        [tagA, tagB].map((uid) => handleTagBinding(handler, { type: 'BindTagToListing', data: { listingId, uid }, metadata: meta(admin) })),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
+      expect(refused.reason).toMatchObject({ code: 'LISTING_ALREADY_HAS_TAG' });
+      const tags = await Promise.all([tagA, tagB].map((uid) => loadStream(store, nfcTagDecider, nfcTagStreamId(uid))));
+      expect(tags.filter((t) => t.state.status === 'BOUND')).toHaveLength(1);
+    });
+
+    it('unbinds both sides, with the reason on record', async () => {
+      const [listingId, uid] = await Promise.all([savedListing(), provisionedTag()]);
+      await handleTagBinding(handler, { type: 'BindTagToListing', data: { listingId, uid }, metadata: meta(admin) });
+      await handleTagBinding(handler, { type: 'UnbindTagFromListing', data: { listingId, reason: 'Tag damaged' }, metadata: meta(admin) });
+      const tagEvents = await store.readStream(nfcTagStreamId(uid));
+      expect(tagEvents.at(-1)).toMatchObject({ type: 'NfcTagUnbound', data: { listingId, reason: 'Tag damaged' } });
+      const listing = await loadStream(store, listingDecider, listingStreamId(listingId));
+      expect(listing.state).toMatchObject({ status: 'SAVED', nfcUid: null });
+    });
+  });
+});
