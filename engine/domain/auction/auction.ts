@@ -75,8 +75,8 @@ export function evolveAuction(state: AuctionState, event: AuctionEvent): Auction
       return { ...state, standing, submissions: { head: submission, tail: state.submissions }, bidCount: state.bidCount + 1 };
     }
     case 'MaximumBidRaised': {
-      const { bidId, bidderId, maximum, placedAt, standing } = event.data;
-      const submission: Submission = { bidId, bidderId, amount: maximum, maximum, placedAt };
+      const { bidId, bidderId, amount, maximum, placedAt, standing } = event.data;
+      const submission: Submission = { bidId, bidderId, amount, maximum, placedAt };
       return { ...state, standing, submissions: { head: submission, tail: state.submissions } };
     }
     case 'AuctionExtended':
@@ -189,7 +189,7 @@ function placeBid(command: AuctionCommandOf<'PlaceBid'>, state: AuctionState): A
     const outcome = applySubmission(rules, standing, submission);
     placed = {
       type: 'MaximumBidRaised',
-      data: { auctionId, bidId, bidderId: actor.userId, maximum: submission.maximum, placedAt: now, ...outcome },
+      data: { auctionId, bidId, bidderId: actor.userId, amount, maximum: submission.maximum, placedAt: now, ...outcome },
       metadata,
     };
   } else {

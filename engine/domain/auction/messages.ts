@@ -83,6 +83,8 @@ export const auctionEventSchema = z.discriminatedUnion('type', [
       auctionId: id,
       bidId: id,
       bidderId: id,
+      /** What the leader offered; kept so that a replay after a retraction judges it as offered. */
+      amount: positiveCentsSchema,
       maximum: positiveCentsSchema,
       placedAt: instantSchema,
       autoBids: z.array(autoBidSchema),

@@ -191,9 +191,11 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
     case 'UnbindListingTag': {
       const reason = requireReason(command.data.reason);
       const listing = requireExisting(state);
-      if (listing.status !== 'NFC_BOUND' || listing.nfcUid === null) {
-        if (listing.status === 'LIVE') throw rejected('LISTING_LOCKED', 'The NFC tag of a published listing cannot be unbound');
-        throw rejected('LISTING_HAS_NO_TAG', 'This listing has no NFC tag bound');
+      if (listing.nfcUid === null) throw rejected('LISTING_HAS_NO_TAG', 'This listing has no NFC tag bound');
+      // A live or sold item keeps its tag: the tag is how a buyer checks what they bid on or bought.
+      // A withdrawn or unsold item gives it back, so the item can be listed again.
+      if (listing.status === 'LIVE' || listing.status === 'SOLD') {
+        throw rejected('LISTING_LOCKED', `The NFC tag of a ${listing.status === 'LIVE' ? 'published' : 'sold'} listing cannot be unbound`);
       }
       return [{ type: 'ListingTagUnbound', data: { listingId, uid: listing.nfcUid, reason }, metadata }];
     }

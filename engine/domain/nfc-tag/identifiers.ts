@@ -9,8 +9,10 @@ const MAX_UID_BYTES = 10;
  * "04:A2:B3:C4:D5:E6:F7". Returns null for anything that is not a UID.
  */
 export function normalizeNfcUid(input: string): string | null {
-  const hex = input.trim().replace(/[\s:-]/g, '').toUpperCase();
-  if (!/^[0-9A-F]+$/.test(hex) || hex.length % 2 !== 0) return null;
+  const digits = input.trim().replace(/[\s:-]/g, '');
+  // Test before upper-casing: some characters upper-case into hex digits ('ﬀ' becomes 'FF').
+  if (!/^[0-9A-Fa-f]+$/.test(digits) || digits.length % 2 !== 0) return null;
+  const hex = digits.toUpperCase();
   const bytes = hex.length / 2;
   if (bytes < MIN_UID_BYTES || bytes > MAX_UID_BYTES) return null;
   return hex.match(/../g)!.join(':');
@@ -24,8 +26,8 @@ export function requireNfcUid(input: string): string {
 
 /** Claim codes are printed on the tag's card; they are matched in upper case. */
 export function normalizeClaimCode(input: string): string | null {
-  const code = input.trim().toUpperCase();
-  return /^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$/.test(code) ? code : null;
+  const code = input.trim();
+  return /^[A-Za-z0-9][A-Za-z0-9-]{2,30}[A-Za-z0-9]$/.test(code) ? code.toUpperCase() : null;
 }
 
 export function requireClaimCode(input: string): string {
