@@ -19,7 +19,6 @@ import {
   type ReadPosition,
   type ReadRevision,
   type RecordedEvent as KurrentRecordedEvent,
-  type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
 import { findRetriedBatch, validateAppendRequests } from './idempotency';
 import {
@@ -68,10 +67,11 @@ type StoredEvents = Map<string, RecordedEvent>;
  * append whose expected revision points just before the stored batch), so this adapter checks
  * what is stored itself: before appending, the last events of each stream (unless the stream is
  * expected not to exist), and on a wrong expected revision also the revisions the batch would
- * have taken. Remaining gaps, which would need an index of every event id: a batch whose ids are
- * stored in another stream is not detected (it is appended); with 'any' or 'stream_exists', a
- * retry whose batch has more than IDEMPOTENCY_LOOKBACK events after it is appended again; and two
- * concurrent retries of one batch with 'any' can both append.
+ * have taken. Remaining gaps, which would need an index of every event id: ids stored in another
+ * stream are not detected (the batch is appended); a retried or overlapping batch with more than
+ * IDEMPOTENCY_LOOKBACK events after it is not seen unless the expected revision points at it; and
+ * two concurrent retries of one batch with 'any' can both append. The price: an append reads the
+ * stream's end before writing and reads its last event back after (see #confirmWritten).
  */
 export class KurrentDbEventStore implements EventStore {
   readonly #client: KurrentDBClient;
@@ -100,7 +100,7 @@ export class KurrentDbEventStore implements EventStore {
     if (this.#startingSubscriptions.size > 0) await Promise.all(this.#startingSubscriptions);
 
     const results = new Map<string, AppendResult>();
-    const keepRetried = (pending: readonly AppendRequest[], stored: StoredEvents): AppendRequest[] =>
+    const dropRetried = (pending: readonly AppendRequest[], stored: StoredEvents): AppendRequest[] =>
       pending.filter((request) => {
         const retried = retriedBatch(request, stored);
         if (retried) results.set(request.streamId, resultOf(retried));
@@ -109,8 +109,8 @@ export class KurrentDbEventStore implements EventStore {
 
     // A stream expected not to exist holds nothing to compare with; every other stream may already
     // hold this batch (a retry after a lost reply) or part of it (a mistake).
-    const unchecked = requests.filter((request) => request.expectedRevision !== 'no_stream');
-    let pending = unchecked.length > 0 ? keepRetried(requests, await this.#readStored(unchecked, false)) : [...requests];
+    const mayHoldBatch = requests.filter((request) => request.expectedRevision !== 'no_stream');
+    let pending = mayHoldBatch.length > 0 ? dropRetried(requests, await this.#readStored(mayHoldBatch, false)) : [...requests];
 
     while (pending.length > 0) {
       try {
@@ -119,7 +119,7 @@ export class KurrentDbEventStore implements EventStore {
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         // The batch may already sit where the expected revision said it would go.
-        const remaining = keepRetried(pending, await this.#readStored(pending, true));
+        const remaining = dropRetried(pending, await this.#readStored(pending, true));
         if (remaining.length === pending.length) throw error;
         // Some streams held their batch already: append the others, still all or nothing.
         pending = remaining;
@@ -233,6 +233,7 @@ export class KurrentDbEventStore implements EventStore {
             resolve();
           };
           const timer = setTimeout(settle, SUBSCRIPTION_START_WAIT_MS);
+          timer.unref();
           source.once('confirmation', settle);
           source.once('error', settle);
           source.once('close', settle);
@@ -370,7 +371,7 @@ export class KurrentDbEventStore implements EventStore {
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.#client.readStream(streamId, options) as AsyncIterable<ResolvedEvent>) {
+      for await (const resolved of this.#client.readStream(streamId, options)) {
         if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
       }
     } catch (error) {

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../api/app';
+import { ConfigError, loadConfig } from '../../api/config';
+import { InMemoryEventStore } from '../../engine/eventstore/memory';
+import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+
+describe('GET /health over HTTP', () => {
+  let database: PGliteClient;
+  beforeAll(async () => {
+    database = await PGliteClient.open();
+  });
+  afterAll(async () => database.close());
+
+  async function serve(sql: SqlClient) {
+    const app = await buildApp({ infrastructure: { database: sql, eventStore: new InMemoryEventStore() }, logLevel: 'silent' });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    return { app, address };
+  }
+
+  it('answers 200 {"status":"ok"} while the database answers', async () => {
+    const { app, address } = await serve(database);
+    const response = await fetch(`${address}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    await app.close();
+  });
+
+  it('answers 503 without details when the database does not', async () => {
+    const broken: SqlClient = {
+      query: async () => {
+        throw new Error('connection refused at 10.0.0.7:5432 with password hunter2');
+      },
+      transaction: async () => {
+        throw new Error('unreachable');
+      },
+      listen: async () => async () => undefined,
+      close: async () => undefined,
+    };
+    const { app, address } = await serve(broken);
+    const response = await fetch(`${address}/health`);
+    expect(response.status).toBe(503);
+    expect(await response.text()).toBe('{"status":"unavailable"}');
+    await app.close();
+  });
+});
+
+describe('configuration', () => {
+  it('defaults to the embedded setup on port 3000 with ./data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, databaseUrl: undefined, eventStoreUrl: undefined });
+    expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+  });
+
+  it('treats empty variables as unset and refuses bad values with a message naming them', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '8080' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ EVENTSTORE_URL: 'http://x' })).toThrow(/EVENTSTORE_URL/);
+  });
+});
+
+describe('npm start', () => {
+  it('serves /health on PORT and keeps its data under DATA_DIR', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'provenance-start-'));
+    const port = await freePort();
+    const child = spawn('npm', ['start'], {
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', EVENTSTORE_URL: '', LOG_LEVEL: 'warn' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const body = await waitForHealth(`http://127.0.0.1:${port}/health`, 60_000, () => output);
+      expect(body).toEqual({ status: 'ok' });
+      expect(await readdir(dataDir)).toContain('pglite');
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, timeoutMs: number, output: () => string): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return response.json();
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy; its output:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
