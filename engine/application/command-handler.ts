@@ -1,8 +1,9 @@
 import { v5 as uuidv5 } from 'uuid';
 import { fold, type Decider } from '../domain/shared/decider';
 import type { CommandMetadata, EventMetadata } from '../domain/shared/messages';
-import { KeyedQueue } from './keyed-queue';
 import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from '../eventstore/port';
+import { KeyedQueue } from './keyed-queue';
+import { rememberCommands, StreamCache, type CachedStream } from './stream-cache';
 
 /** Namespace for event ids derived from command ids (a random, fixed UUID). */
 const EVENT_ID_NAMESPACE = '3f0c6f5e-8a53-4c57-9a43-5f7f4e1c2b9d';
@@ -30,26 +31,17 @@ export interface LoadedStream<State> {
   readonly streamId: string;
   readonly state: State;
   readonly expectedRevision: ExpectedRevision;
-  /** Events of this stream caused by the command being handled, if it was handled before. */
-  readonly earlierOutcome: readonly RecordedEvent[];
 }
 
-/** Reads a stream and folds it into the decider's state. */
-export async function loadStream<Event, State>(
-  store: EventStore,
-  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
-  streamId: string,
-  commandId?: string,
-): Promise<LoadedStream<State>> {
+type Fold<Event, State> = Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>;
+
+/** Reads a whole stream and folds it into the decider's state. */
+export async function loadStream<Event, State>(store: EventStore, decider: Fold<Event, State>, streamId: string): Promise<LoadedStream<State>> {
   const recorded = await store.readStream(streamId);
-  const state = fold(decider, recorded.map((event) => ({ type: event.type, data: event.data, metadata: event.metadata }) as Event));
-  const earlierOutcome =
-    commandId === undefined ? [] : recorded.filter((event) => (event.metadata as Partial<EventMetadata>).commandId === commandId);
   return {
     streamId,
-    state,
+    state: fold(decider, recorded.map((event) => asEngineEvent(event) as Event)),
     expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.at(-1)!.revision,
-    earlierOutcome,
   };
 }
 
@@ -66,27 +58,58 @@ export function toNewEvents(command: EngineCommand, events: readonly EngineEvent
   }));
 }
 
+export function asEngineEvent(recorded: RecordedEvent): EngineEvent {
+  return { type: recorded.type, data: recorded.data, metadata: recorded.metadata as EventMetadata };
+}
+
 export interface HandledCommand<Event, State> {
   /** The events this command caused: just appended, or found from an earlier run of the same command. */
   readonly events: readonly Event[];
+  /** The stream's state right after this command. */
   readonly state: State;
   /** True when the command had already been handled and nothing new was written. */
   readonly repeated: boolean;
 }
 
+export interface HandleOptions<State> {
+  /** Called with the state the command was refused against, before the refusal reaches the caller. */
+  readonly onRefused?: (error: unknown, state: State) => Promise<void>;
+}
+
 export interface CommandHandlerOptions {
   /** How many times to re-read and decide again when another process wrote first. */
   readonly maxAttempts?: number;
+  /** How many streams' folded states to keep in memory. */
+  readonly cachedStreams?: number;
+}
+
+interface PendingCommand {
+  readonly command: EngineCommand;
+  readonly options: HandleOptions<unknown>;
+  resolve(handled: HandledCommand<EngineEvent, unknown>): void;
+  reject(error: unknown): void;
+}
+
+interface Batch {
+  readonly decider: Decider<EngineCommand, EngineEvent, unknown>;
+  readonly commands: PendingCommand[];
 }
 
 /**
  * read stream -> decide -> append with the expected revision; on a conflict, read again and
- * decide again, a bounded number of times. Commands on one stream are queued inside this process,
- * so conflicts only arise between processes. A command whose id is already in the stream is
- * answered from the stream: a client retrying after a lost answer must not bid twice.
+ * decide again, a bounded number of times.
+ *
+ * Inside one process, commands on one stream never race: they queue, and whatever queued while
+ * the previous append was in flight is decided in order against the cached state and written in
+ * one version-checked append. A hot auction therefore costs one small read and one append per
+ * batch of bids, not per bid; only bids arriving through different processes meet on the expected
+ * revision. A command whose id is already in the stream is answered from the stream: a client
+ * retrying after a lost answer must not bid twice.
  */
 export class CommandHandler {
   readonly #queue = new KeyedQueue();
+  readonly #cache: StreamCache;
+  readonly #batches = new Map<string, Batch>();
   readonly maxAttempts: number;
 
   constructor(
@@ -94,48 +117,133 @@ export class CommandHandler {
     options: CommandHandlerOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 10;
+    this.#cache = new StreamCache(options.cachedStreams);
   }
 
   handle<Command extends EngineCommand, Event extends EngineEvent, State>(
     decider: Decider<Command, Event, State>,
     streamId: string,
     command: Command,
+    options: HandleOptions<State> = {},
   ): Promise<HandledCommand<Event, State>> {
-    return this.exclusive([streamId], async (attempt) => {
-      const loaded = await loadStream(this.store, decider, streamId, command.metadata.commandId);
-      if (loaded.earlierOutcome.length > 0) {
-        return { events: loaded.earlierOutcome.map(asEngineEvent) as Event[], state: loaded.state, repeated: true };
+    return new Promise((resolve, reject) => {
+      let batch = this.#batches.get(streamId);
+      if (!batch || batch.decider !== (decider as unknown)) {
+        const fresh: Batch = { decider: decider as unknown as Batch['decider'], commands: [] };
+        this.#batches.set(streamId, fresh);
+        void this.#queue.run([streamId], () => {
+          // From here on, newcomers start the next batch.
+          if (this.#batches.get(streamId) === fresh) this.#batches.delete(streamId);
+          return this.#decideBatch(streamId, fresh);
+        });
+        batch = fresh;
       }
-      const events = decider.decide(command, loaded.state);
-      if (events.length > 0) {
-        await attempt(() =>
-          this.store.appendToStream(streamId, toNewEvents(command, events), { expectedRevision: loaded.expectedRevision }),
-        );
-      }
-      return { events, state: fold({ initialState: loaded.state, evolve: decider.evolve }, events), repeated: false };
+      batch.commands.push({
+        command,
+        options: options as HandleOptions<unknown>,
+        resolve: resolve as PendingCommand['resolve'],
+        reject,
+      });
     });
   }
 
   /**
-   * Runs `work` alone among this process's commands on `streamIds`. `work` wraps its append in
-   * `attempt`; when another process wrote first, `work` runs again from the top (after a short,
-   * jittered pause) until it succeeds or the attempts run out.
+   * Runs `work` alone among this process's commands on `streamIds` (a command that spans streams,
+   * such as a tag binding). When another process wrote first (`work` threw
+   * WrongExpectedRevisionError), `work` runs again, after a short jittered pause, until it
+   * succeeds or the attempts run out.
    */
-  exclusive<T>(streamIds: readonly string[], work: (attempt: <R>(append: () => Promise<R>) => Promise<R>) => Promise<T>): Promise<T> {
-    return this.#queue.run(streamIds, async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await work((append) => append());
-        } catch (error) {
-          if (!(error instanceof WrongExpectedRevisionError)) throw error;
-          if (attempt >= this.maxAttempts) throw new ConcurrencyConflictError(streamIds, attempt);
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
-        }
-      }
-    });
+  exclusive<T>(streamIds: readonly string[], work: () => Promise<T>): Promise<T> {
+    return this.#queue.run(streamIds, () => this.#withRetries(streamIds, work));
   }
-}
 
-export function asEngineEvent(recorded: RecordedEvent): EngineEvent {
-  return { type: recorded.type, data: recorded.data, metadata: recorded.metadata as EventMetadata };
+  async #withRetries<T>(streamIds: readonly string[], work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (attempt >= this.maxAttempts) throw new ConcurrencyConflictError(streamIds, attempt);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      }
+    }
+  }
+
+  async #decideBatch(streamId: string, batch: Batch): Promise<void> {
+    type Outcome = { handled: HandledCommand<EngineEvent, unknown> } | { refused: unknown; stateBefore: unknown };
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.#withRetries([streamId], async () => {
+        const stream = await this.#catchUp(streamId, batch.decider);
+        let state = stream.state;
+        const decidedNow = new Map<string, readonly EngineEvent[]>();
+        const toAppend: NewEvent[] = [];
+        const results: Outcome[] = batch.commands.map(({ command }) => {
+          const commandId = command.metadata.commandId;
+          const earlier = stream.recentCommands.get(commandId) ?? decidedNow.get(commandId);
+          if (earlier) return { handled: { events: earlier, state, repeated: true } };
+          try {
+            const events = batch.decider.decide(command, state);
+            state = fold({ initialState: state, evolve: batch.decider.evolve }, events);
+            decidedNow.set(commandId, events);
+            toAppend.push(...toNewEvents(command, events));
+            return { handled: { events, state, repeated: false } };
+          } catch (error) {
+            return { refused: error, stateBefore: state };
+          }
+        });
+        if (toAppend.length > 0) {
+          const expectedRevision = stream.revision;
+          const appended = await this.store.appendToStream(streamId, toAppend, { expectedRevision });
+          const firstRevision = expectedRevision === 'no_stream' ? 0 : expectedRevision + 1;
+          if (appended.nextExpectedRevision === firstRevision + toAppend.length - 1) {
+            rememberCommands(stream.recentCommands, [...decidedNow.values()].flat());
+            this.#cache.set(streamId, { ...stream, state, revision: appended.nextExpectedRevision });
+          } else {
+            // The store found these events already written (an earlier run of this very batch):
+            // our folded state is not to be trusted; read the stream afresh next time.
+            this.#cache.delete(streamId);
+          }
+        }
+        return results;
+      });
+    } catch (error) {
+      for (const pending of batch.commands) pending.reject(error);
+      return;
+    }
+    await Promise.all(
+      batch.commands.map(async (pending, index) => {
+        const outcome = outcomes[index]!;
+        if ('handled' in outcome) return pending.resolve(outcome.handled);
+        try {
+          await pending.options.onRefused?.(outcome.refused, outcome.stateBefore);
+          pending.reject(outcome.refused);
+        } catch (recordingFailed) {
+          pending.reject(recordingFailed);
+        }
+      }),
+    );
+  }
+
+  /** The stream's cached state brought up to date with whatever was appended since. */
+  async #catchUp(streamId: string, decider: Batch['decider']): Promise<CachedStream<unknown>> {
+    const cached = this.#cache.get<unknown>(streamId, decider) ?? {
+      fold: decider,
+      state: decider.initialState,
+      revision: 'no_stream' as const,
+      recentCommands: new Map(),
+    };
+    const fromRevision = cached.revision === 'no_stream' ? 0 : cached.revision + 1;
+    const recorded = await this.store.readStream(streamId, { fromRevision });
+    if (recorded.length === 0) return cached;
+    const events = recorded.map(asEngineEvent);
+    rememberCommands(cached.recentCommands, events);
+    const current: CachedStream<unknown> = {
+      ...cached,
+      state: fold({ initialState: cached.state, evolve: decider.evolve }, events),
+      revision: recorded.at(-1)!.revision,
+    };
+    this.#cache.set(streamId, current);
+    return current;
+  }
 }

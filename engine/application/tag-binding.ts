@@ -24,7 +24,7 @@ export async function handleTagBinding(handler: CommandHandler, command: TagBind
   // The tag to lock: the one named, or for an unbind the one the listing holds (found below).
   const namedUid = command.type === 'BindTagToListing' ? normalizeNfcUid(command.data.uid) : null;
   const lockKeys = namedUid === null ? [listingStream] : [listingStream, nfcTagStreamId(namedUid)];
-  return handler.exclusive(lockKeys, async (attempt) => {
+  return handler.exclusive(lockKeys, async () => {
     const listing = await loadStream(store, listingFold, listingStream);
     const uid = namedUid ?? (listing.state.status !== 'NONE' ? listing.state.nfcUid : null);
     const tag = uid === null ? null : await loadStream(store, tagFold, nfcTagStreamId(uid));
@@ -38,7 +38,7 @@ export async function handleTagBinding(handler: CommandHandler, command: TagBind
       const offset = decision.listingEvents.length;
       requests.push({ streamId: tag.streamId, events: toNewEvents(command, decision.tagEvents, offset), expectedRevision: tag.expectedRevision });
     }
-    if (requests.length > 0) await attempt(() => store.appendToStreams(requests));
+    if (requests.length > 0) await store.appendToStreams(requests);
     return decision;
   });
 }

@@ -150,6 +150,48 @@ describe.each(stores)('command handling on $name', ({ open }) => {
     expect(state.status === 'ACTIVE' && state.standing.price).toBe(price);
   });
 
+  it('writes the bids that queue while an append is in flight in one append, each judged in order', async () => {
+    const auctionId = await liveAuction();
+    const auctionAppends: number[] = [];
+    const counting: EventStore = {
+      appendToStream: (streamId, events, options) => {
+        if (streamId === auctionStreamId(auctionId)) auctionAppends.push(events.length);
+        return store.appendToStream(streamId, events, options);
+      },
+      appendToStreams: (requests) => store.appendToStreams(requests),
+      readStream: (streamId, options) => store.readStream(streamId, options),
+      readAll: (options) => store.readAll(options),
+      subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),
+      close: async () => undefined,
+    };
+    const batching = new CommandHandler(counting);
+    const amounts = [5_100, 5_000, 5_300, 5_200, 5_400, 5_500, 5_500, 5_600];
+    const outcomes = await Promise.allSettled(amounts.map((amount, i) => handleAuctionCommand(batching, bid(auctionId, `buyer-${i}`, amount))));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // All eight arrived before the stream's turn came: decided together, the five accepted in one append.
+    expect(auctionAppends).toEqual([5]);
+    const placed = (await store.readStream(auctionStreamId(auctionId))).filter((e) => e.type === 'BidPlaced');
+    expect(placed.map((e) => (e.data as { amount: number }).amount)).toEqual([5_100, 5_300, 5_400, 5_500, 5_600]);
+  });
+
+  it('sees what another process appended before deciding, and recognises a command it handled', async () => {
+    const auctionId = await liveAuction();
+    const processA = new CommandHandler(store);
+    const processB = new CommandHandler(store);
+    await handleAuctionCommand(processA, bid(auctionId, 'buyer-1', 5_100));
+    const fromB = bid(auctionId, 'buyer-2', 5_500);
+    await handleAuctionCommand(processB, fromB);
+    // A's cached state is behind; it must catch up and refuse a bid that B's bid made too low.
+    await expect(handleAuctionCommand(processA, bid(auctionId, 'buyer-3', 5_300))).rejects.toMatchObject({
+      code: 'BID_NOT_ABOVE_CURRENT_PRICE',
+    });
+    // B's command retried through A (a client retrying on another instance) is not a second bid.
+    const repeated = await handleAuctionCommand(processA, fromB);
+    expect(repeated.repeated).toBe(true);
+    const placed = (await store.readStream(auctionStreamId(auctionId))).filter((e) => e.type === 'BidPlaced');
+    expect(placed).toHaveLength(2);
+  });
+
   describe('binding tags', () => {
     async function savedListing(): Promise<string> {
       const listingId = randomUUID();
