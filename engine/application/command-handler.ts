@@ -71,9 +71,19 @@ export interface HandledCommand<Event, State> {
   readonly repeated: boolean;
 }
 
-export interface HandleOptions<State> {
-  /** Called with the state the command was refused against, before the refusal reaches the caller. */
-  readonly onRefused?: (error: unknown, state: State) => Promise<void>;
+export interface Refusal<Command, State> {
+  readonly command: Command;
+  readonly error: unknown;
+  /** The state the command was refused against. */
+  readonly state: State;
+}
+
+/** Records refused commands before the refusals reach their callers; one call per batch. */
+export type RefusalRecorder<Command, State> = (store: EventStore, refusals: Refusal<Command, State>[]) => Promise<void>;
+
+export interface HandleOptions<Command, State> {
+  /** Pass one function for all commands of a kind: refusals of one batch are grouped by it. */
+  readonly recordRefusals?: RefusalRecorder<Command, State>;
 }
 
 export interface CommandHandlerOptions {
@@ -85,7 +95,7 @@ export interface CommandHandlerOptions {
 
 interface PendingCommand {
   readonly command: EngineCommand;
-  readonly options: HandleOptions<unknown>;
+  readonly options: HandleOptions<EngineCommand, unknown>;
   resolve(handled: HandledCommand<EngineEvent, unknown>): void;
   reject(error: unknown): void;
 }
@@ -124,7 +134,7 @@ export class CommandHandler {
     decider: Decider<Command, Event, State>,
     streamId: string,
     command: Command,
-    options: HandleOptions<State> = {},
+    options: HandleOptions<Command, State> = {},
   ): Promise<HandledCommand<Event, State>> {
     return new Promise((resolve, reject) => {
       let batch = this.#batches.get(streamId);
@@ -140,7 +150,7 @@ export class CommandHandler {
       }
       batch.commands.push({
         command,
-        options: options as HandleOptions<unknown>,
+        options: options as unknown as PendingCommand['options'],
         resolve: resolve as PendingCommand['resolve'],
         reject,
       });
@@ -211,18 +221,24 @@ export class CommandHandler {
       for (const pending of batch.commands) pending.reject(error);
       return;
     }
-    await Promise.all(
-      batch.commands.map(async (pending, index) => {
-        const outcome = outcomes[index]!;
-        if ('handled' in outcome) return pending.resolve(outcome.handled);
-        try {
-          await pending.options.onRefused?.(outcome.refused, outcome.stateBefore);
-          pending.reject(outcome.refused);
-        } catch (recordingFailed) {
-          pending.reject(recordingFailed);
-        }
-      }),
-    );
+    const refusals = new Map<RefusalRecorder<EngineCommand, unknown>, Refusal<EngineCommand, unknown>[]>();
+    batch.commands.forEach((pending, index) => {
+      const outcome = outcomes[index]!;
+      const recorder = pending.options.recordRefusals;
+      if ('refused' in outcome && recorder) {
+        refusals.set(recorder, [...(refusals.get(recorder) ?? []), { command: pending.command, error: outcome.refused, state: outcome.stateBefore }]);
+      }
+    });
+    let recordingFailed: unknown;
+    for (const [record, refused] of refusals) {
+      await record(this.store, refused).catch((error: unknown) => (recordingFailed ??= error));
+    }
+    batch.commands.forEach((pending, index) => {
+      const outcome = outcomes[index]!;
+      if ('handled' in outcome) pending.resolve(outcome.handled);
+      // A refusal that could not be put on record is not answered as a plain refusal.
+      else pending.reject(pending.options.recordRefusals && recordingFailed !== undefined ? recordingFailed : outcome.refused);
+    });
   }
 
   /** The stream's cached state brought up to date with whatever was appended since. */
