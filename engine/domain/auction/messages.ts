@@ -8,19 +8,22 @@ import { auctionRulesSchema } from './rules';
 const id = z.string().min(1).max(200);
 const reason = z.string().max(2000);
 
+/** An auction as scheduled: the command asks for it and the event records it, rules included. */
+const auctionScheduleSchema = z.strictObject({
+  auctionId: id,
+  listingId: id,
+  sellerId: id,
+  startsAt: instantSchema,
+  endsAt: instantSchema,
+  rules: auctionRulesSchema,
+});
+
 // ---- Commands -------------------------------------------------------------------------------
 
 export const auctionCommandSchema = z.discriminatedUnion('type', [
   messageSchema(
     'ScheduleAuction',
-    z.strictObject({
-      auctionId: id,
-      listingId: id,
-      sellerId: id,
-      startsAt: instantSchema,
-      endsAt: instantSchema,
-      rules: auctionRulesSchema,
-    }),
+    auctionScheduleSchema,
     commandMetadataSchema,
   ),
   messageSchema('OpenAuction', z.strictObject({ auctionId: id }), commandMetadataSchema),
@@ -50,14 +53,7 @@ export type ClosingResult = z.infer<typeof closingResultSchema>;
 export const auctionEventSchema = z.discriminatedUnion('type', [
   messageSchema(
     'AuctionScheduled',
-    z.strictObject({
-      auctionId: id,
-      listingId: id,
-      sellerId: id,
-      startsAt: instantSchema,
-      endsAt: instantSchema,
-      rules: auctionRulesSchema,
-    }),
+    auctionScheduleSchema,
     eventMetadataSchema,
   ),
   messageSchema('AuctionOpened', z.strictObject({ auctionId: id, openedAt: instantSchema }), eventMetadataSchema),
