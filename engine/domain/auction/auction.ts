@@ -373,9 +373,14 @@ function softCloseExtension(command: AuctionCommandOf<'PlaceBid'>, live: OpenSta
 /** Buy-now lasts until the first bid, or, when there is a reserve, until the reserve is met. */
 export function buyNowAvailable(state: ScheduledState): boolean {
   if (state.status === 'ENDED' || state.status === 'CANCELLED') return false;
-  if (state.facts.rules.buyNowPrice === null) return false;
-  if (state.facts.rules.reservePrice !== null) return state.standing.reserveMet !== true;
-  return state.bidCount === 0;
+  return buyNowOffered(state.facts.rules, state.standing, state.bidCount);
+}
+
+/** The buy-now rule on its own, for an open auction: read models show it without a whole state. */
+export function buyNowOffered(rules: AuctionRules, standing: Standing, bidCount: number): boolean {
+  if (rules.buyNowPrice === null) return false;
+  if (rules.reservePrice !== null) return standing.reserveMet !== true;
+  return bidCount === 0;
 }
 
 export function chronological(submissions: SubmissionList): Submission[] {

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 /**
@@ -18,23 +19,24 @@ export interface SqlClient extends SqlQueryable {
 }
 
 export class NodePostgresClient implements SqlClient {
-  readonly #pool: pg.Pool;
+  /** Shared with kysely, so that read models and the event store use one pool. */
+  readonly pool: pg.Pool;
   readonly #connection: pg.PoolConfig;
 
   constructor(connection: pg.PoolConfig) {
     this.#connection = connection;
-    this.#pool = new pg.Pool(connection);
+    this.pool = new pg.Pool(connection);
     // An idle client that loses its connection must not crash the process; the pool replaces it.
-    this.#pool.on('error', () => undefined);
+    this.pool.on('error', () => undefined);
   }
 
   async query<Row>(text: string, params: unknown[] = []) {
-    const result = await this.#pool.query(text, params);
+    const result = await this.pool.query(text, params);
     return { rows: result.rows as Row[] };
   }
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
+    const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       const result = await work({
@@ -75,27 +77,49 @@ export class NodePostgresClient implements SqlClient {
   }
 
   async close(): Promise<void> {
-    await this.#pool.end();
+    await this.pool.end();
   }
 }
 
+/**
+ * PGlite is one connection. Every use of it takes a lock, so that a transaction (ours or one
+ * kysely runs through `lease`) never has another caller's statements run inside it.
+ */
 export class PGliteClient implements SqlClient {
+  #tail: Promise<unknown> = Promise.resolve();
+
   constructor(readonly db: PGlite) {}
 
   /** Opens (or creates) a PGlite database in `dataDir`; in memory when dataDir is undefined. */
   static async open(dataDir?: string): Promise<PGliteClient> {
-    return new PGliteClient(await PGlite.create(dataDir));
+    return new PGliteClient(await PGlite.create(dataDir, { extensions: { pg_trgm } }));
   }
 
-  async query<Row>(text: string, params: unknown[] = []) {
-    const result = await this.db.query<Row>(text, params);
-    return { rows: result.rows };
+  query<Row>(text: string, params: unknown[] = []) {
+    return this.#exclusive(async () => ({ rows: (await this.db.query<Row>(text, params)).rows }));
   }
 
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) =>
-      work({ query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await tx.query<Row>(text, params)).rows }) }),
+    return this.#exclusive(() =>
+      this.db.transaction(async (tx) =>
+        work({ query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await tx.query<Row>(text, params)).rows }) }),
+      ),
     );
+  }
+
+  /** Exclusive use of the connection until `release` is called: what a kysely connection is. */
+  lease(): Promise<{ query: SqlQueryable['query']; release: () => void }> {
+    return new Promise((leased) => {
+      void this.#exclusive(
+        () =>
+          new Promise<void>((release) => {
+            leased({
+              query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await this.db.query<Row>(text, params)).rows }),
+              release,
+            });
+          }),
+      );
+    });
   }
 
   async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
@@ -103,7 +127,13 @@ export class PGliteClient implements SqlClient {
   }
 
   async close(): Promise<void> {
-    await this.db.close();
+    await this.#exclusive(() => this.db.close());
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(work);
+    this.#tail = result.catch(() => undefined);
+    return result;
   }
 }
 

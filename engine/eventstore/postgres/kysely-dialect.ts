@@ -1,0 +1,71 @@
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import { NodePostgresClient, PGliteClient, type SqlClient } from './sql-client';
+
+/** A kysely instance on the same database (and, for a server, the same pool) as the event store. */
+export function createKysely<Database>(sql: SqlClient): Kysely<Database> {
+  if (sql instanceof NodePostgresClient) return new Kysely<Database>({ dialect: new PostgresDialect({ pool: sql.pool }) });
+  if (sql instanceof PGliteClient) return new Kysely<Database>({ dialect: pgliteDialect(sql) });
+  throw new TypeError('createKysely needs a NodePostgresClient or a PGliteClient');
+}
+
+function pgliteDialect(client: PGliteClient): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new PGliteDriver(client),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  };
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(readonly lease: Awaited<ReturnType<PGliteClient['lease']>>) {}
+
+  async executeQuery<Row>(compiled: CompiledQuery): Promise<QueryResult<Row>> {
+    const result = await this.lease.query<Row>(compiled.sql, [...compiled.parameters]);
+    return { rows: result.rows };
+  }
+
+  async *streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
+    throw new Error('PGlite connections do not stream');
+  }
+}
+
+/** Each kysely connection is an exclusive lease on the one PGlite connection. */
+class PGliteDriver implements Driver {
+  constructor(readonly client: PGliteClient) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new PGliteConnection(await this.client.lease());
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('BEGIN'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('COMMIT'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('ROLLBACK'));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as PGliteConnection).lease.release();
+  }
+
+  async destroy(): Promise<void> {}
+}

@@ -1,0 +1,25 @@
+import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as readModels20261121 from './2026-11-21T2330-read-models';
+
+/** Read-model migrations, oldest first; names sort by their timestamp. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-21T2330-read-models': readModels20261121,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+function migrator(db: Kysely<unknown>): Migrator {
+  // A history of their own: read models are dropped and rebuilt without touching other tables.
+  return new Migrator({ db, provider, migrationTableName: 'read_model_migrations', migrationLockTableName: 'read_model_migrations_lock' });
+}
+
+export async function migrateReadModels(db: Kysely<unknown>): Promise<void> {
+  const { error } = await migrator(db).migrateToLatest();
+  if (error) throw error;
+}
+
+/** Drops every read-model table (all migrations down). The event log is not touched. */
+export async function dropReadModels(db: Kysely<unknown>): Promise<void> {
+  const { error } = await migrator(db).migrateTo(NO_MIGRATIONS);
+  if (error) throw error;
+}

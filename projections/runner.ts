@@ -1,0 +1,120 @@
+import type { Kysely } from 'kysely';
+import { comparePositions, parsePosition, positionToString, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../engine/eventstore/port';
+import { auctionsProjection } from './auctions/auctions-projection';
+import { bidsProjection } from './bids/bids-projection';
+import { listingsProjection } from './listings/listings-projection';
+import { nfcTagsProjection } from './nfc-tags/nfc-tags-projection';
+import { asProjectedEvent, type Projection } from './projection';
+import type { ReadModels } from './schema';
+
+/** In the order they run within a batch. */
+export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection];
+
+export interface RunnerLogger {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Keeps the read models in step with the log: one catch-up subscription, each batch applied in one
+ * transaction together with every projection's checkpoint. The checkpoints are read under a row
+ * lock inside that transaction and only events past them are applied, so two processes running
+ * projections on one database never apply an event twice, and a restart resumes where it stopped.
+ */
+export class ProjectionRunner {
+  readonly #store: EventStore;
+  readonly #db: Kysely<ReadModels>;
+  readonly #projections: readonly Projection[];
+  readonly #log: RunnerLogger;
+  #subscription: Subscription | undefined;
+  #stopped = false;
+  #position: LogPosition = START;
+  readonly #waiters = new Set<{ position: LogPosition; resolve: () => void }>();
+
+  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: RunnerLogger } = {}) {
+    this.#store = store;
+    this.#db = db;
+    this.#projections = options.projections ?? READ_MODEL_PROJECTIONS;
+    this.#log = options.log ?? { error: (details, message) => console.error(message, details) };
+  }
+
+  async start(): Promise<void> {
+    await this.#db
+      .insertInto('projection_checkpoints')
+      .values(this.#projections.map((p) => ({ name: p.name, position: positionToString(START), updated_at: new Date(0) })))
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    this.#stopped = false;
+    await this.#subscribe();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#subscription?.stop();
+  }
+
+  /** Resolves once every projection has applied the log up to `position`. */
+  caughtUpTo(position: LogPosition): Promise<void> {
+    if (comparePositions(this.#position, position) >= 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.add({ position, resolve }));
+  }
+
+  /** Resolves once the read models hold everything in the log now. */
+  async caughtUp(): Promise<void> {
+    let last: RecordedEvent | undefined;
+    for (let page = await this.#store.readAll({ maxCount: 1000 }); page.length > 0; page = await this.#store.readAll({ after: last!.position, maxCount: 1000 })) {
+      last = page.at(-1);
+    }
+    if (last) await this.caughtUpTo(last.position);
+  }
+
+  async #subscribe(): Promise<void> {
+    const checkpoints = await this.#db.selectFrom('projection_checkpoints').select(['name', 'position']).where('name', 'in', this.#projections.map((p) => p.name)).execute();
+    const lowest = checkpoints.map((row) => parsePosition(row.position)).sort(comparePositions)[0] ?? START;
+    this.#reached(lowest);
+    const subscription = this.#store.subscribeToAll({ after: comparePositions(lowest, START) === 0 ? 'start' : lowest }, (batch) => this.#apply(batch));
+    this.#subscription = subscription;
+    subscription.done.catch((error: unknown) => {
+      if (this.#stopped) return;
+      this.#log.error({ err: error }, 'projection failed; resuming from the stored checkpoints in 1 s');
+      setTimeout(() => void this.#subscribe().catch((again: unknown) => this.#log.error({ err: again }, 'projection restart failed')), 1000).unref();
+    });
+  }
+
+  async #apply(batch: readonly RecordedEvent[]): Promise<void> {
+    const last = batch.at(-1)!.position;
+    await this.#db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('projection_checkpoints')
+        .select(['name', 'position'])
+        .where('name', 'in', this.#projections.map((p) => p.name))
+        .forUpdate()
+        .execute();
+      const checkpoints = new Map(rows.map((row) => [row.name, parsePosition(row.position)]));
+      for (const recorded of batch) {
+        const event = asProjectedEvent(recorded);
+        for (const projection of this.#projections) {
+          if (comparePositions(recorded.position, checkpoints.get(projection.name) ?? START) > 0) await projection.apply(trx, event);
+        }
+      }
+      const advanced = this.#projections.filter((p) => comparePositions(last, checkpoints.get(p.name) ?? START) > 0).map((p) => p.name);
+      if (advanced.length > 0) {
+        await trx
+          .updateTable('projection_checkpoints')
+          .set({ position: positionToString(last), updated_at: batch.at(-1)!.recordedAt })
+          .where('name', 'in', advanced)
+          .execute();
+      }
+    });
+    this.#reached(last);
+  }
+
+  #reached(position: LogPosition): void {
+    if (comparePositions(position, this.#position) > 0) this.#position = position;
+    for (const waiter of this.#waiters) {
+      if (comparePositions(this.#position, waiter.position) >= 0) {
+        this.#waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+}
