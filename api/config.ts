@@ -12,6 +12,10 @@ const environmentSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   EVENTSTORE_URL: z.string().regex(/^(kurrentdb|esdb|kdb)(\+discover)?:\/\//, 'must be a kurrentdb:// or esdb:// connection string').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SEED_ADMIN_EMAIL: z.email().optional(),
+  SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -22,6 +26,11 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly eventStoreUrl: string | undefined;
   readonly logLevel: string;
+  /** Undefined: generated once and kept under DATA_DIR. */
+  readonly jwtSecret: string | undefined;
+  readonly seedAdmin: { email: string; password: string } | undefined;
+  /** Google sign-in is offered only when configured. */
+  readonly googleClientId: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -37,6 +46,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
+  if (Boolean(env.SEED_ADMIN_EMAIL) !== Boolean(env.SEED_ADMIN_PASSWORD)) {
+    throw new ConfigError('Invalid configuration:\n  SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together');
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -44,5 +56,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     databaseUrl: env.DATABASE_URL,
     eventStoreUrl: env.EVENTSTORE_URL,
     logLevel: env.LOG_LEVEL,
+    jwtSecret: env.JWT_SECRET,
+    seedAdmin: env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD ? { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD } : undefined,
+    googleClientId: env.GOOGLE_CLIENT_ID,
   };
 }

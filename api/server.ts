@@ -1,12 +1,16 @@
-import { ConfigError, loadConfig } from './config';
+import { resolveJwtSecret } from './accounts/jwt-secret';
 import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
 import { openInfrastructure } from './infrastructure';
+import { openServices } from './services';
 
 /** `npm start`: the whole product on one port, on the embedded default unless configured otherwise. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const infrastructure = await openInfrastructure(config);
-  const app = await buildApp({ infrastructure, logLevel: config.logLevel });
+  const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel });
+  const app = await buildApp(services.deps);
   app.log.info(infrastructure.description, 'storage');
 
   let stopping = false;
@@ -15,6 +19,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await services.stop();
     await infrastructure.close();
     process.exit(0);
   };

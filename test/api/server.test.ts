@@ -6,31 +6,40 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app';
 import { ConfigError, loadConfig } from '../../api/config';
-import { InMemoryEventStore } from '../../engine/eventstore/memory';
-import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import type { SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 
-describe('GET /health over HTTP', () => {
-  let database: PGliteClient;
+describe.each(API_BACKENDS)('the API on %s', (backend) => {
+  let api: TestApi;
   beforeAll(async () => {
-    database = await PGliteClient.open();
+    api = await startTestApi(backend);
   });
-  afterAll(async () => database.close());
+  afterAll(async () => api.close());
 
-  async function serve(sql: SqlClient) {
-    const app = await buildApp({ infrastructure: { database: sql, eventStore: new InMemoryEventStore() }, logLevel: 'silent' });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    return { app, address };
-  }
-
-  it('answers 200 {"status":"ok"} while the database answers', async () => {
-    const { app, address } = await serve(database);
-    const response = await fetch(`${address}/health`);
+  it('answers GET /health with 200 {"status":"ok"} while the database answers', async () => {
+    const response = await api.call('GET', '/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
-    await app.close();
+    expect(response.body).toEqual({ status: 'ok' });
   });
 
-  it('answers 503 without details when the database does not', async () => {
+  it('serves its OpenAPI description at /docs', async () => {
+    const page = await fetch(`${api.url}/docs`);
+    expect(page.status).toBe(200);
+    const spec = await api.call('GET', '/docs/json');
+    expect(spec.body).toMatchObject({ openapi: expect.stringMatching(/^3\./), info: { title: 'Provenance API' } });
+  });
+
+  it('answers unknown routes with the error shape and a request id', async () => {
+    const response = await api.call('GET', '/api/nowhere');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Route GET /api/nowhere not found' });
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('GET /health when the database is down', () => {
+  it('answers 503 without details', async () => {
+    const api = await startTestApi('PGlite');
     const broken: SqlClient = {
       query: async () => {
         throw new Error('connection refused at 10.0.0.7:5432 with password hunter2');
@@ -41,11 +50,13 @@ describe('GET /health over HTTP', () => {
       listen: async () => async () => undefined,
       close: async () => undefined,
     };
-    const { app, address } = await serve(broken);
+    const app = await buildApp({ ...api.deps, sql: broken, logLevel: 'silent' });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const response = await fetch(`${address}/health`);
     expect(response.status).toBe(503);
     expect(await response.text()).toBe('{"status":"unavailable"}');
     await app.close();
+    await api.close();
   });
 });
 

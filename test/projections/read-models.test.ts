@@ -72,7 +72,7 @@ async function writeHistory(handler: CommandHandler) {
   const rules: AuctionRules = { currency: 'USD', startingPrice: 10_000, incrementTable: EBAY_INCREMENTS, softClose: { windowSeconds: 300, latestEndsAt: at(120) }, reservePrice: 15_000, buyNowPrice: null };
   await handleAuctionCommand(handler, { type: 'ScheduleAuction', data: { auctionId, listingId, sellerId: admin.userId, startsAt: at(0), endsAt: at(60), rules }, metadata: meta(admin, at(-56)) });
   await handler.handle(listingDecider, listing, { type: 'PublishListing', data: { listingId, auctionId }, metadata: meta(admin, at(-55)) });
-  const bid = (bidder: string, amount: number, maximum: number | null, minute: number, bidId = randomUUID()): AuctionCommand => ({
+  const bid = (bidder: string, amount: number, maximum: number | null, minute: number, bidId: string = randomUUID()): AuctionCommand => ({
     type: 'PlaceBid',
     data: { auctionId, bidId, amount, maximum },
     metadata: meta(buyer(bidder), at(minute)),

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import { createKysely } from '../engine/eventstore/postgres/kysely-dialect';
+import type { SqlClient } from '../engine/eventstore/postgres/sql-client';
+import { migrateReadModels, type ReadModels } from '../projections';
+import { migrateAccounts } from './accounts/migrations';
+import type { AccountTables } from './accounts/schema';
+
+/** Every table the API queries: read models (projections/) and accounts (api/accounts/). */
+export type Database = ReadModels & AccountTables;
+
+/**
+ * A kysely instance on the infrastructure's database, with its schema migrated. Do not call
+ * `destroy()` on it: the pool belongs to the SqlClient, closed with the infrastructure.
+ */
+export async function openDatabase(sql: SqlClient): Promise<Kysely<Database>> {
+  const db = createKysely<Database>(sql);
+  await migrateAccounts(db as Kysely<unknown>);
+  await migrateReadModels(db as Kysely<unknown>);
+  return db;
+}

@@ -1,0 +1,74 @@
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../engine/domain';
+import type { AccessClaims, SignAccessToken } from '../accounts/sessions';
+import type { Role } from '../accounts/schema';
+import type { Database } from '../database';
+import { HttpError } from './errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by `authenticate`. */
+    actor: Actor | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: 401 unless a valid, current access token is presented. */
+    authenticate: preHandlerAsyncHookHandler;
+    /** preHandler: `authenticate`, then 403 "Access denied" without one of the roles. */
+    requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
+    signAccessToken: SignAccessToken;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: AccessClaims;
+    user: AccessClaims & { iat: number; exp: number };
+  }
+}
+
+/**
+ * Bearer access tokens: HS256 only (the algorithm is pinned both ways), subject = user id, roles,
+ * expiry. Each request also checks the account: disabled accounts and tokens issued before the
+ * last password change (or any other end of all sessions) are refused, and roles come from the
+ * account, so a role change applies at once.
+ */
+export const authentication = fp(
+  async (app: FastifyInstance, options: { secret: string; db: Kysely<Database> }) => {
+    await app.register(fastifyJwt, {
+      secret: options.secret,
+      sign: { algorithm: 'HS256' },
+      verify: { algorithms: ['HS256'] },
+    });
+    app.decorateRequest('actor', null);
+    app.decorate('signAccessToken', ((claims, expiresInSeconds) => app.jwt.sign(claims, { expiresIn: expiresInSeconds })) satisfies SignAccessToken);
+
+    const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
+      const header = request.headers.authorization;
+      if (!header || !/^Bearer\s+\S+$/i.test(header)) throw new HttpError(401, 'Authentication required', 'UNAUTHENTICATED');
+      let claims: AccessClaims;
+      try {
+        claims = await request.jwtVerify();
+      } catch {
+        throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
+      }
+      const user = await options.db
+        .selectFrom('users')
+        .select(['id', 'roles', 'status', 'session_version'])
+        .where('id', '=', claims.sub)
+        .executeTakeFirst();
+      if (!user || user.status !== 'ACTIVE' || claims.sv !== user.session_version) {
+        throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
+      }
+      request.actor = { userId: user.id, roles: user.roles };
+    };
+    app.decorate('authenticate', authenticate);
+    app.decorate('requireRole', (...roles: Role[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+      await authenticate(request, reply);
+      if (!roles.some((role) => request.actor!.roles.includes(role))) throw new HttpError(403, 'Access denied', 'FORBIDDEN');
+    });
+  },
+  { name: 'authentication' },
+);

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { STATUS_CODES } from 'node:http';
+import { ConcurrencyConflictError } from '../../engine/application/command-handler';
+import { DomainError, type DomainErrorKind } from '../../engine/domain';
+
+/** An error with the status and message a client should see. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  rejected: 409,
+};
+
+/** Every error answer has this shape: `{ statusCode, error, message }`, plus a stable `code` when there is one. */
+export function errorBody(statusCode: number, message: string, code?: string) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(code ? { code } : {}) };
+}
+
+/**
+ * The one place errors become HTTP answers. Engine errors keep their messages (the spec's wording);
+ * validation errors name the field; anything unexpected is a 500 whose details stay in the log.
+ */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof HttpError) return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message, error.code));
+  if (error instanceof DomainError) {
+    const status = STATUS_OF_KIND[error.kind];
+    return reply.code(status).send(errorBody(status, error.message, error.code));
+  }
+  if (error instanceof ConcurrencyConflictError) {
+    return reply.code(409).send(errorBody(409, 'This auction is very busy right now; please try again', 'CONCURRENCY_CONFLICT'));
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const problems = error.validation.map((issue) => {
+      const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const where = [error.validationContext, path].filter(Boolean).join('.');
+      return `${where}: ${issue.message}`;
+    });
+    return reply.code(400).send(errorBody(400, problems.join('; '), 'VALIDATION_FAILED'));
+  }
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Fastify's own client errors: malformed JSON, unsupported media type, body too large...
+    return reply.code(status).send(errorBody(status, error.message, (error as FastifyError).code));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send(errorBody(500, 'Internal Server Error'));
+}
+
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { startSession, type SessionTokens } from '../../api/accounts/sessions';
+import type { Role } from '../../api/accounts/schema';
+import { createUser, type User } from '../../api/accounts/users';
+import { buildApp } from '../../api/app';
+import type { AppDependencies } from '../../api/dependencies';
+import { openServices } from '../../api/services';
+import type { EventStore } from '../../engine/eventstore/port';
+import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
+import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { createTestSchema, TEST_DATABASE_URL } from './postgres';
+
+export type ApiBackend = 'PGlite' | 'PostgreSQL';
+
+/** PGlite always; the local PostgreSQL too when TEST_DATABASE_URL is set (as .ci/run does). */
+export const API_BACKENDS: ApiBackend[] = TEST_DATABASE_URL ? ['PGlite', 'PostgreSQL'] : ['PGlite'];
+
+interface SharedStorage {
+  readonly backend: ApiBackend;
+  /** Opens another connection to the same database, as another API process would. */
+  connect(): Promise<{ sql: SqlClient; store: EventStore; close(): Promise<void> }>;
+  drop(): Promise<void>;
+}
+
+export interface TestApi {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly deps: AppDependencies;
+  readonly storage: SharedStorage;
+  /** A new account with a session, straight through the account functions. */
+  signUp(role?: Role, fields?: Partial<{ email: string; password: string; firstName: string; lastName: string }>): Promise<{ user: User; tokens: SessionTokens; password: string }>;
+  /** fetch against the API, JSON in and out, with an optional bearer token. */
+  call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
+  if (backend === 'PGlite') {
+    // One in-process database; "another process" shares the instance, as it would share a server.
+    const sql = await PGliteClient.open();
+    return {
+      backend,
+      connect: async () => {
+        const store = await PostgresEventStore.open(sql);
+        return { sql, store, close: () => store.close() };
+      },
+      drop: () => sql.close(),
+    };
+  }
+  const schema = await createTestSchema(TEST_DATABASE_URL!);
+  return {
+    backend,
+    connect: async () => {
+      const sql = schema.client();
+      const store = await PostgresEventStore.open(sql, { channel: `events_${schema.schema}` });
+      return { sql, store, close: async () => { await store.close(); await sql.close(); } };
+    },
+    drop: () => schema.drop(),
+  };
+}
+
+/**
+ * A real API on a real database, listening on a free port. Pass `sharing` to start a second API
+ * process on the first one's database.
+ */
+export async function startTestApi(backend: ApiBackend, options: { sharing?: TestApi; clock?: () => Date } = {}): Promise<TestApi> {
+  const storage = options.sharing?.storage ?? (await openStorage(backend));
+  const connection = await storage.connect();
+  const services = await openServices(
+    { database: connection.sql, eventStore: connection.store },
+    { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', ...(options.clock ? { clock: options.clock } : {}) },
+  );
+  const app = await buildApp(services.deps);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const ownsStorage = !options.sharing;
+
+  return {
+    url,
+    app,
+    deps: services.deps,
+    storage,
+    async signUp(role = 'BUYER', fields = {}) {
+      const password = fields.password ?? 'Str0ng!Passw0rd';
+      const user = await createUser(services.deps.db, {
+        email: fields.email ?? `${role.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`,
+        password,
+        firstName: fields.firstName ?? 'Test',
+        lastName: fields.lastName ?? (role === 'ADMIN' ? 'Admin' : 'Buyer'),
+        roles: role === 'ADMIN' ? ['ADMIN', 'BUYER'] : ['BUYER'],
+      });
+      const tokens = await startSession(services.deps.db, app.signAccessToken, user);
+      return { user, tokens, password };
+    },
+    async call(method, path, callOptions = {}) {
+      const headers: Record<string, string> = { ...(callOptions.headers ?? {}) };
+      if (callOptions.token) headers.authorization = `Bearer ${callOptions.token}`;
+      let body: string | undefined;
+      if (callOptions.body !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = typeof callOptions.body === 'string' ? callOptions.body : JSON.stringify(callOptions.body);
+      }
+      const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async close() {
+      await app.close();
+      await services.stop();
+      await connection.close();
+      if (ownsStorage) await storage.drop();
+    },
+  };
+}
