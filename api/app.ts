@@ -5,6 +5,12 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppDependencies } from './dependencies';
 import { authentication } from './http/authentication';
 import { handleError, handleNotFound } from './http/errors';
+import { authRoutes } from './auth/routes';
+import { bidRoutes } from './bids/routes';
+import { listingRoutes } from './listings/routes';
+import { liveRoutes } from './live/routes';
+import { mediaRoutes } from './media/routes';
+import { userRoutes } from './users/routes';
 
 /** Builds the HTTP API without listening, so tests and the server entry share one app. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
@@ -47,6 +53,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       return reply.code(503).send({ status: 'unavailable' });
     }
   });
+
+  await app.register(authRoutes, { deps });
+  await app.register(userRoutes, { deps });
+  await app.register(listingRoutes, { deps });
+  await app.register(bidRoutes, { deps });
+  await app.register(liveRoutes, { deps });
+  await app.register(mediaRoutes, { deps });
 
   return app;
 }

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import { createKysely } from '../engine/eventstore/postgres/kysely-dialect';
 import type { SqlClient } from '../engine/eventstore/postgres/sql-client';
 import { migrateReadModels, type ReadModels } from '../projections';
-import { migrateAccounts } from './accounts/migrations';
+import { migrateApplicationTables } from './migrations';
 import type { AccountTables } from './accounts/schema';
 
-/** Every table the API queries: read models (projections/) and accounts (api/accounts/). */
+/** Every table the API queries: read models (projections/) and the application's own (api/migrations/). */
 export type Database = ReadModels & AccountTables;
 
 /**
@@ -14,7 +14,7 @@ export type Database = ReadModels & AccountTables;
  */
 export async function openDatabase(sql: SqlClient): Promise<Kysely<Database>> {
   const db = createKysely<Database>(sql);
-  await migrateAccounts(db as Kysely<unknown>);
+  await migrateApplicationTables(db as Kysely<unknown>);
   await migrateReadModels(db as Kysely<unknown>);
   return db;
 }

@@ -18,4 +18,6 @@ export interface AppDependencies {
   readonly jwtSecret: string;
   readonly googleClientId: string | undefined;
   readonly logLevel?: string;
+  /** Local files (media) live under it. */
+  readonly dataDir: string;
 }

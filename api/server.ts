@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const infrastructure = await openInfrastructure(config);
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel });
+  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir });
   const app = await buildApp(services.deps);
   app.log.info(infrastructure.description, 'storage');
 

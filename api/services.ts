@@ -11,6 +11,7 @@ export interface ServiceOptions {
   readonly logLevel?: string;
   readonly clock?: () => Date;
   readonly log?: { error(details: object, message: string): void };
+  readonly dataDir: string;
 }
 
 /**
@@ -32,6 +33,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       clock: options.clock ?? (() => new Date()),
       jwtSecret: options.jwtSecret,
       googleClientId: options.googleClientId,
+      dataDir: options.dataDir,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     },
     async stop() {

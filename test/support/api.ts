@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { startSession, type SessionTokens } from '../../api/accounts/sessions';
 import type { Role } from '../../api/accounts/schema';
@@ -67,9 +70,10 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
 export async function startTestApi(backend: ApiBackend, options: { sharing?: TestApi; clock?: () => Date } = {}): Promise<TestApi> {
   const storage = options.sharing?.storage ?? (await openStorage(backend));
   const connection = await storage.connect();
+  const dataDir = await mkdtemp(join(tmpdir(), 'provenance-api-'));
   const services = await openServices(
     { database: connection.sql, eventStore: connection.store },
-    { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', ...(options.clock ? { clock: options.clock } : {}) },
+    { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...(options.clock ? { clock: options.clock } : {}) },
   );
   const app = await buildApp(services.deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -115,6 +119,7 @@ export async function startTestApi(backend: ApiBackend, options: { sharing?: Tes
       await services.stop();
       await connection.close();
       if (ownsStorage) await storage.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
