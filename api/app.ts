@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDependencies } from './dependencies';
 import { authentication } from './http/authentication';
-import { handleError, handleNotFound } from './http/errors';
+import { handleError, handleNotFound, HttpError } from './http/errors';
 import { authRoutes } from './auth/routes';
 import { bidRoutes } from './bids/routes';
 import { listingRoutes } from './listings/routes';
@@ -23,12 +23,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
+    trustProxy: deps.trustProxy ?? false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  // Postgres cannot store NUL in text; such input is refused here, once, for every route.
+  app.addHook('preValidation', async (request) => {
+    const where = findNul(request.params, 'params') ?? findNul(request.query, 'querystring') ?? findNul(request.body, 'body');
+    if (where) throw new HttpError(400, `${where}: must not contain NUL characters`, 'INVALID_CHARACTERS');
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -62,4 +68,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(mediaRoutes, { deps });
 
   return app;
+}
+
+/** The path of the first string (or key) holding NUL, e.g. "body.firstName"; null when there is none. */
+function findNul(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = key.includes('\u0000') ? path : findNul(inner, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }

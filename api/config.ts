@@ -16,6 +16,8 @@ const environmentSchema = z.object({
   SEED_ADMIN_EMAIL: z.email().optional(),
   SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  /** Behind a reverse proxy: 'true' (trust it) or a comma-separated list of its addresses/CIDRs. */
+  TRUST_PROXY: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -31,6 +33,8 @@ export interface Config {
   readonly seedAdmin: { email: string; password: string } | undefined;
   /** Google sign-in is offered only when configured. */
   readonly googleClientId: string | undefined;
+  /** Fastify's trustProxy: client addresses (rate limits) come from X-Forwarded-For only when set. */
+  readonly trustProxy: boolean | string[];
 }
 
 export class ConfigError extends Error {
@@ -59,5 +63,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     jwtSecret: env.JWT_SECRET,
     seedAdmin: env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD ? { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD } : undefined,
     googleClientId: env.GOOGLE_CLIENT_ID,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
 }

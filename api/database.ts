@@ -4,9 +4,10 @@ import type { SqlClient } from '../engine/eventstore/postgres/sql-client';
 import { migrateReadModels, type ReadModels } from '../projections';
 import { migrateApplicationTables } from './migrations';
 import type { AccountTables } from './accounts/schema';
+import type { MediaTables } from './media/schema';
 
 /** Every table the API queries: read models (projections/) and the application's own (api/migrations/). */
-export type Database = ReadModels & AccountTables;
+export type Database = ReadModels & AccountTables & MediaTables;
 
 /**
  * A kysely instance on the infrastructure's database, with its schema migrated. Do not call

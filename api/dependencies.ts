@@ -4,6 +4,8 @@ import type { EventStore } from '../engine/eventstore/port';
 import type { SqlClient } from '../engine/eventstore/postgres/sql-client';
 import type { ProjectionRunner } from '../projections';
 import type { Database } from './database';
+import type { LifecycleWorker } from './lifecycle/worker';
+import type { LiveHub } from './live/hub';
 
 /** What the routes work with; built once by the server (or a test) and handed to buildApp. */
 export interface AppDependencies {
@@ -18,6 +20,12 @@ export interface AppDependencies {
   readonly jwtSecret: string;
   readonly googleClientId: string | undefined;
   readonly logLevel?: string;
+  /** Fastify's trustProxy (see Config.trustProxy); false when absent. */
+  readonly trustProxy?: boolean | string[];
   /** Local files (media) live under it. */
   readonly dataDir: string;
+  /** Live updates: this process's sockets, fed by its one subscription to the event log. */
+  readonly live: LiveHub;
+  /** Opens and closes auctions on time; null when this process runs none (openServices `lifecycle: false`). */
+  readonly lifecycle: LifecycleWorker | null;
 }

@@ -1,28 +1,42 @@
 import { CommandHandler } from '../engine/application/command-handler';
+import { comparePositions, parsePosition, type LogPosition } from '../engine/eventstore/port';
 import { ProjectionRunner, type ReadModels } from '../projections';
 import type { Kysely } from 'kysely';
-import { openDatabase } from './database';
+import { openDatabase, type Database } from './database';
 import type { AppDependencies } from './dependencies';
 import type { Infrastructure } from './infrastructure';
+import { LifecycleWorker, type LifecycleOptions } from './lifecycle/worker';
+import { LiveHub, type LiveHubOptions } from './live/hub';
 
 export interface ServiceOptions {
   readonly jwtSecret: string;
   readonly googleClientId?: string | undefined;
   readonly logLevel?: string;
+  readonly trustProxy?: boolean | string[];
   readonly clock?: () => Date;
   readonly log?: { error(details: object, message: string): void };
   readonly dataDir: string;
+  /** The live hub's limits (connections, subscriptions, buffered bytes, ping interval). */
+  readonly live?: LiveHubOptions;
+  /** The auction lifecycle worker: on by default; `false` runs none in this process. */
+  readonly lifecycle?: LifecycleOptions | false;
 }
 
 /**
- * Everything the routes need, on top of the storage: the schema migrated, the command handler and
- * the projections running. Shared by `npm start` and the API tests.
+ * Everything the routes need, on top of the storage: the schema migrated, the command handler, the
+ * projections, the live hub and the auction lifecycle worker running. Shared by `npm start` and
+ * the API tests.
  */
 export async function openServices(infrastructure: Pick<Infrastructure, 'database' | 'eventStore'>, options: ServiceOptions): Promise<{ deps: AppDependencies; stop(): Promise<void> }> {
   const db = await openDatabase(infrastructure.database);
   const commands = new CommandHandler(infrastructure.eventStore);
   const projections = new ProjectionRunner(infrastructure.eventStore, db as unknown as Kysely<ReadModels>, options.log ? { log: options.log } : {});
   await projections.start();
+  const clock = options.clock ?? (() => new Date());
+  const live = new LiveHub(infrastructure.eventStore, options.live, options.log);
+  await live.start({ after: await latestCheckpoint(db) });
+  const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock }, options.lifecycle, options.log);
+  lifecycle?.start();
   return {
     deps: {
       sql: infrastructure.database,
@@ -30,14 +44,26 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       eventStore: infrastructure.eventStore,
       commands,
       projections,
-      clock: options.clock ?? (() => new Date()),
+      clock,
       jwtSecret: options.jwtSecret,
       googleClientId: options.googleClientId,
       dataDir: options.dataDir,
+      live,
+      lifecycle,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },
     async stop() {
+      // The worker first: its round in progress still needs the database and the projections.
+      await lifecycle?.stop();
+      await live.stop();
       await projections.stop();
     },
   };
+}
+
+/** The furthest point the read models have reached: the live hub looks for the end of the log from there. */
+async function latestCheckpoint(db: Kysely<Database>): Promise<LogPosition | undefined> {
+  const rows = await db.selectFrom('projection_checkpoints').select('position').execute();
+  return rows.map((row) => parsePosition(row.position)).sort(comparePositions).at(-1);
 }

@@ -58,13 +58,10 @@ export class ProjectionRunner {
     return new Promise((resolve) => this.#waiters.add({ position, resolve }));
   }
 
-  /** Resolves once the read models hold everything in the log now. */
+  /** Resolves once the read models hold everything committed to the log by now. */
   async caughtUp(): Promise<void> {
-    let last: RecordedEvent | undefined;
-    for (let page = await this.#store.readAll({ maxCount: 1000 }); page.length > 0; page = await this.#store.readAll({ after: last!.position, maxCount: 1000 })) {
-      last = page.at(-1);
-    }
-    if (last) await this.caughtUpTo(last.position);
+    const head = await this.#store.headPosition();
+    if (head) await this.caughtUpTo(head);
   }
 
   async #subscribe(): Promise<void> {

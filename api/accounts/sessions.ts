@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database';
 import type { Role } from './schema';
 import type { User } from './users';
@@ -79,14 +79,20 @@ export async function endSession(db: Kysely<Database>, refreshToken: string, now
 
 /** Ends every session of a user: refresh tokens revoked, access tokens refused from now on. */
 export async function endAllSessions(db: Kysely<Database>, userId: string, now = new Date()): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-    await trx
-      .updateTable('users')
-      .set((eb) => ({ session_version: eb('session_version', '+', 1), updated_at: now }))
-      .where('id', '=', userId)
-      .execute();
-  });
+  await db.transaction().execute((trx) => revokeAllSessions(trx, userId, now));
+}
+
+/**
+ * What `endAllSessions` does, inside a transaction the caller already holds, so that ending the
+ * sessions commits together with the change that calls for it (a new password).
+ */
+export async function revokeAllSessions(trx: Transaction<Database>, userId: string, now: Date): Promise<void> {
+  await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ session_version: eb('session_version', '+', 1), updated_at: now }))
+    .where('id', '=', userId)
+    .execute();
 }
 
 async function storeRefreshToken(db: Kysely<Database>, userId: string, familyId: string, now: Date): Promise<string> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../database';
 import { hashPassword } from './passwords';
+import { revokeAllSessions } from './sessions';
 import type { Role, UsersTable } from './schema';
 
 export type User = Selectable<UsersTable>;
@@ -12,6 +13,9 @@ export class EmailTakenError extends Error {
     super('An account with this email already exists');
   }
 }
+
+/** Far above any real password; keeps absurd inputs away from argon2. Sign-in refuses longer ones. */
+export const MAX_PASSWORD_LENGTH = 256;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -55,9 +59,77 @@ export async function createUser(db: Kysely<Database>, input: NewUser, now = new
       .returningAll()
       .executeTakeFirstOrThrow();
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new EmailTakenError();
+    if (isUniqueViolation(error)) throw new EmailTakenError();
     throw error;
   }
+}
+
+/** The fields a user edits on their profile; a null phone clears it. */
+export interface ProfileChange {
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly phone: string | null;
+}
+
+/** undefined when there is no such account. */
+export async function updateProfile(db: Kysely<Database>, userId: string, change: ProfileChange, now = new Date()): Promise<User | undefined> {
+  return db
+    .updateTable('users')
+    .set({ first_name: change.firstName, last_name: change.lastName, phone: change.phone, updated_at: now })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Moves an account to another email, logged with who did it. Throws EmailTakenError. */
+export async function changeEmail(
+  db: Kysely<Database>,
+  change: { userId: string; newEmail: string; actorId: string },
+  now = new Date(),
+): Promise<User | undefined> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const previous = await trx.selectFrom('users').select('email').where('id', '=', change.userId).forUpdate().executeTakeFirst();
+      if (!previous) return undefined;
+      const updated = await trx
+        .updateTable('users')
+        .set({ email: normalizeEmail(change.newEmail), updated_at: now })
+        .where('id', '=', change.userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await logSecurityEvent(
+        trx,
+        { userId: change.userId, actorId: change.actorId, kind: 'EMAIL_CHANGED', details: { previousEmail: previous.email, newEmail: updated.email } },
+        now,
+      );
+      return updated;
+    });
+  } catch (error) {
+    // The unique index on lower(email) is what decides a race between two changes to one address.
+    if (isUniqueViolation(error)) throw new EmailTakenError();
+    throw error;
+  }
+}
+
+/**
+ * Sets a new password (checked against the rules by the caller) and, in the same transaction,
+ * ends every session of the account and logs the change with who made it.
+ */
+export async function changePassword(
+  db: Kysely<Database>,
+  change: { userId: string; newPassword: string; actorId: string },
+  now = new Date(),
+): Promise<void> {
+  const passwordHash = await hashPassword(change.newPassword);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', change.userId).execute();
+    await revokeAllSessions(trx, change.userId, now);
+    await logSecurityEvent(trx, { userId: change.userId, actorId: change.actorId, kind: 'PASSWORD_CHANGED' }, now);
+  });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
 }
 
 /** Security-relevant changes to accounts are logged even though accounts are not event-sourced. */

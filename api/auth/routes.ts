@@ -1,4 +1,169 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LoginThrottle } from '../accounts/login-throttle';
+import { burnVerification, passwordProblem, verifyPassword } from '../accounts/passwords';
+import { endSession, InvalidRefreshTokenError, rotateSession, startSession } from '../accounts/sessions';
+import { createUser, EmailTakenError, findUserByEmail, normalizeEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
+import { HttpError } from '../http/errors';
+import { errorResponse, invalid, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, requiredEmail, requiredName, requiredText, sessionTokensResponse } from './schemas';
 
-export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async () => {};
+const INVALID_CREDENTIALS = 'Invalid email or password';
+const REGISTRATION_FAILED = 'Registration failed. Please try again.';
+
+// Fields are optional to the schema so that a missing one gets the spec's message, checked in the
+// spec's order (section 5) by the handler; the schema still refuses wrong types and unknown fields.
+const registerBody = z.strictObject({
+  firstName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
+  lastName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
+  email: z.string().max(MAX_EMAIL_LENGTH * 4).optional(),
+  password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+  role: z.string().max(32).optional().describe('Accepted and ignored: self-registration always creates a BUYER account'),
+});
+
+const loginBody = z.strictObject({
+  email: z.string().max(MAX_EMAIL_LENGTH * 4),
+  password: z.string().max(MAX_PASSWORD_LENGTH),
+});
+
+/** An unknown email costs a verification too, so the answer's timing does not tell which it was. */
+async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {
+  if (!user) {
+    await burnVerification(password);
+    return false;
+  }
+  return verifyPassword(user.password_hash, password);
+}
+
+const refreshTokenBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
+
+/**
+ * Registration, sign-in, refresh and sign-out (spec section 7). Answers carry the spec's session
+ * shape {accessToken, refreshToken, expiresIn}; refresh tokens rotate on every use.
+ */
+export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
+  const { db } = deps;
+  // One per API process: see login-throttle.ts for what that means with several processes. It keys
+  // on request.ip, the connecting socket's address: behind a reverse proxy that is the proxy's
+  // unless Fastify's trustProxy is set to it.
+  const throttle = new LoginThrottle();
+
+  app.post(
+    '/api/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create a buyer account and sign in',
+        description: 'Always creates a BUYER account, whatever `role` says. Answers 201 with a new session.',
+        body: registerBody,
+        response: { 201: sessionTokensResponse, 400: errorResponse, 409: errorResponse, 500: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const firstName = requiredName(body.firstName, 'First name');
+      const lastName = requiredName(body.lastName, 'Last name');
+      const email = requiredEmail(body.email);
+      const problem = passwordProblem(body.password ?? '');
+      if (problem) throw invalid(problem);
+      try {
+        const user = await createUser(db, { firstName, lastName, email, password: body.password!, roles: ['BUYER'] }, deps.clock());
+        const tokens = await startSession(db, app.signAccessToken, user, deps.clock());
+        return reply.code(201).send(tokens);
+      } catch (error) {
+        if (error instanceof EmailTakenError) throw new HttpError(409, error.message, 'EMAIL_TAKEN');
+        // The spec's words for any server failure; the cause stays in the log.
+        request.log.error({ err: error }, 'registration failed');
+        throw new HttpError(500, REGISTRATION_FAILED, 'REGISTRATION_FAILED');
+      }
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password',
+        description: `Any failure answers 401 "${INVALID_CREDENTIALS}". Repeated failures answer 429 with Retry-After.`,
+        body: loginBody,
+        response: { 200: sessionTokensResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const email = normalizeEmail(requiredText(request.body.email, 'Email is required'));
+      requiredText(request.body.password, 'Password is required');
+      const password = request.body.password;
+      const now = deps.clock();
+      const verdict = throttle.check(email, request.ip, now);
+      if (!verdict.allowed) {
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        throw new HttpError(429, 'Too many sign-in attempts. Please try again later.', 'TOO_MANY_ATTEMPTS');
+      }
+      const user = await findUserByEmail(db, email);
+      const matches = await passwordMatches(user, password);
+      // A disabled account answers exactly as a wrong password does.
+      if (!user || !matches || user.status !== 'ACTIVE') {
+        throttle.recordFailure(email, request.ip, now);
+        throw new HttpError(401, INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
+      }
+      throttle.recordSuccess(email, request.ip);
+      return reply.send(await startSession(db, app.signAccessToken, user, now));
+    },
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Trade a refresh token for a new session',
+        description: 'Each refresh token works once. Presenting one already used ends every session descended from the same sign-in.',
+        body: refreshTokenBody,
+        response: { 200: sessionTokensResponse, 400: errorResponse, 401: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return reply.send(await rotateSession(db, app.signAccessToken, request.body.refreshToken, deps.clock()));
+      } catch (error) {
+        if (error instanceof InvalidRefreshTokenError) throw new HttpError(401, 'Invalid refresh token', 'INVALID_REFRESH_TOKEN');
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: end the session the refresh token belongs to',
+        description: 'Answers 204 whether or not the token is known: signing out always succeeds for the client.',
+        body: refreshTokenBody,
+        response: { 204: z.null().describe('Signed out'), 400: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      await endSession(db, request.body.refreshToken, deps.clock());
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/auth/google',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a Google ID token (not available)',
+        description: 'Answers 501: verifying Google ID tokens is not implemented, and no sign-in is ever faked.',
+        body: z.strictObject({ credential: z.string().min(1).max(8192).describe('Google ID token') }),
+        response: { 400: errorResponse, 501: errorResponse },
+      },
+    },
+    async () => {
+      const message = deps.googleClientId ? 'Google sign-in is not available yet' : 'Google sign-in is not configured';
+      throw new HttpError(501, message, 'GOOGLE_SIGN_IN_UNAVAILABLE');
+    },
+  );
+};

@@ -1,4 +1,159 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { handleAuctionCommand } from '../../engine/application/auction-commands';
+import type { AuctionCommand } from '../../engine/domain';
 import type { AppDependencies } from '../dependencies';
+import { HttpError } from '../http/errors';
+import { toCents } from '../http/money';
+import { idempotencyKeyHeaders, idempotencyKeys } from './idempotency';
+import {
+  bidAnswerSchema,
+  bidRejectionAnswerSchema,
+  placedBidAnswerSchema,
+  presentBid,
+  presentBidRejection,
+  presentPlacedBid,
+  presentUserBid,
+  userBidAnswerSchema,
+} from './presenters';
+import { auctionBidHistory, auctionExists, findBid, userBidHistory, userBidRejections } from './queries';
 
-export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async () => {};
+/** Far above any memorabilia sale, and low enough that every amount converts to cents exactly. */
+const MAX_DOLLARS = 100_000_000;
+const dollars = z.number().positive().max(MAX_DOLLARS);
+
+const placeBidBody = z.strictObject({
+  auctionId: z.uuid(),
+  amount: dollars.describe('Dollars, in whole cents (51 or 51.5)'),
+  maxAmount: dollars.nullable().optional().describe('Proxy bidding: the most you will pay (dollars); the auction bids for you up to it'),
+});
+type PlaceBidBody = z.infer<typeof placeBidBody>;
+
+const paging = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const bidIdParams = z.object({
+  // A proxy's bids are named after the bid they answer: "{bidId}/auto/{n}" (send the slash as %2F).
+  id: z.string().regex(new RegExp(`^${UUID}(/auto/[1-9][0-9]{0,5})?$`), 'must be a bid id'),
+});
+
+/** Placing bids (signed in), and the bid history of an auction (public) or of the caller. */
+export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
+  const idempotency = idempotencyKeys({
+    db: deps.db,
+    clock: deps.clock,
+    fingerprint: (request) => {
+      const { auctionId, amount, maxAmount } = request.body as PlaceBidBody;
+      return ['POST /api/bids', auctionId, amount, maxAmount ?? null];
+    },
+  });
+
+  app.post(
+    '/api/bids',
+    {
+      preHandler: [app.authenticate, idempotency.claim],
+      onSend: idempotency.record,
+      schema: {
+        tags: ['bids'],
+        summary: 'Place a bid; durable in the auction\'s log before the answer',
+        description:
+          'Refusals come back with the engine\'s message, e.g. 409 "Bid must be higher than current price of $50.00". ' +
+          'With an Idempotency-Key, a retry gets the first answer (the same status and body) and never bids twice; ' +
+          'the same key with another body is 422.',
+        security: [{ bearer: [] }],
+        headers: idempotencyKeyHeaders,
+        body: placeBidBody,
+        response: { 201: placedBidAnswerSchema },
+      },
+    },
+    async (request, reply) => {
+      const { auctionId, amount, maxAmount } = request.body;
+      const command: AuctionCommand = {
+        type: 'PlaceBid',
+        data: {
+          auctionId,
+          bidId: randomUUID(),
+          amount: toCents(amount, 'Amount'),
+          maximum: maxAmount == null ? null : toCents(maxAmount, 'Maximum amount'),
+        },
+        metadata: { actor: request.actor!, now: deps.clock().toISOString(), correlationId: request.id, commandId: idempotency.commandIdOf(request) },
+      };
+      const handled = await handleAuctionCommand(deps.commands, command);
+      return reply.code(201).send(presentPlacedBid(handled));
+    },
+  );
+
+  app.get(
+    '/api/bids/user/history',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bids'],
+        summary: 'Your own bids, newest first, with the state of each auction',
+        description: 'Includes raises of your own maximum (kind MAXIMUM) and the bids your maximum placed for you (AUTO); your maximums are shown.',
+        security: [{ bearer: [] }],
+        querystring: paging,
+        response: { 200: z.array(userBidAnswerSchema) },
+      },
+    },
+    async (request) => (await userBidHistory(deps.db, request.actor!.userId, request.query)).map(presentUserBid),
+  );
+
+  app.get(
+    '/api/bids/user/rejections',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bids'],
+        summary: 'Your refused bid attempts, newest first, with why each was refused',
+        security: [{ bearer: [] }],
+        querystring: paging,
+        response: { 200: z.array(bidRejectionAnswerSchema) },
+      },
+    },
+    async (request) => (await userBidRejections(deps.db, request.actor!.userId, request.query)).map(presentBidRejection),
+  );
+
+  app.get(
+    '/api/bids/auction/:auctionId',
+    {
+      schema: {
+        tags: ['bids'],
+        summary: "An auction's bid history, newest first: a plain array of bids",
+        description:
+          'Bids placed by bidders (BID), by their maximums (AUTO) and buy-now purchases; a leader raising their own maximum is private. ' +
+          'The X-Total-Count header gives the number of bids in the whole history. 404 "Auction not found".',
+        params: z.object({ auctionId: z.uuid() }),
+        querystring: paging,
+        response: { 200: z.array(bidAnswerSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { auctionId } = request.params;
+      if (!(await auctionExists(deps.db, auctionId))) throw new HttpError(404, 'Auction not found', 'AUCTION_NOT_FOUND');
+      const { rows, total } = await auctionBidHistory(deps.db, auctionId, request.query);
+      return reply.header('x-total-count', String(total)).send(rows.map(presentBid));
+    },
+  );
+
+  app.get(
+    '/api/bids/:id',
+    {
+      schema: {
+        tags: ['bids'],
+        summary: 'One bid; 404 "Bid not found"',
+        params: bidIdParams,
+        response: { 200: bidAnswerSchema },
+      },
+    },
+    async (request) => {
+      const bid = await findBid(deps.db, request.params.id);
+      if (!bid) throw new HttpError(404, 'Bid not found', 'BID_NOT_FOUND');
+      return presentBid(bid);
+    },
+  );
+};

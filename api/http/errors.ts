@@ -48,6 +48,11 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     });
     return reply.code(400).send(errorBody(400, problems.join('; '), 'VALIDATION_FAILED'));
   }
+  const sqlState = (error as { code?: unknown }).code;
+  if (sqlState === '22021' || sqlState === '22P05') {
+    // Postgres refuses NUL and characters outside UTF-8 in text: the input was bad, not the server.
+    return reply.code(400).send(errorBody(400, 'Text must not contain NUL or invalid characters', 'INVALID_CHARACTERS'));
+  }
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Fastify's own client errors: malformed JSON, unsupported media type, body too large...

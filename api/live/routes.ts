@@ -1,4 +1,23 @@
+import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDependencies } from '../dependencies';
+import { MAX_CLIENT_MESSAGE_BYTES } from './messages';
 
-export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async () => {};
+/**
+ * GET /ws/bidding: live auction updates (spec section 7, "Live updates"). Anyone may watch, as
+ * visitors view auctions without signing in; the socket only ever receives public facts. The
+ * websocket plugin is registered here so that its hooks stay inside this plugin.
+ */
+export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
+  await app.register(websocket, {
+    // Client messages are a few dozen bytes; anything large is refused by ws with close code 1009.
+    options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES },
+    // Shutting down: this app's sockets are told 1001 (going away) instead of being left to time out.
+    preClose: async () => {
+      await deps.live.closeSockets(app.websocketServer.clients);
+      app.websocketServer.close();
+    },
+  });
+
+  app.get('/ws/bidding', { websocket: true }, (socket) => deps.live.connect(socket));
+};

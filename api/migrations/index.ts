@@ -1,15 +1,24 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { currentSchema } from '../../engine/eventstore/postgres/kysely-dialect';
 import * as accounts20261122 from './2026-11-22T0000-accounts';
+import * as media20261122 from './2026-11-22T0100-media';
 
 /** Migrations of the application's own tables (accounts, idempotency keys, media), oldest first. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0000-accounts': accounts20261122,
+  '2026-11-22T0100-media': media20261122,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateApplicationTables(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'application_migrations', migrationLockTableName: 'application_migrations_lock' });
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableSchema: await currentSchema(db),
+    migrationTableName: 'application_migrations',
+    migrationLockTableName: 'application_migrations_lock',
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

@@ -1,4 +1,173 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LoginThrottle } from '../accounts/login-throttle';
+import { passwordProblem, verifyPassword } from '../accounts/passwords';
+import { changeEmail, changePassword, EmailTakenError, findUserById, normalizeEmail, updateProfile, type User } from '../accounts/users';
+import { errorResponse, invalid, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, requiredEmail, requiredName, requiredText } from '../auth/schemas';
 import type { AppDependencies } from '../dependencies';
+import { HttpError } from '../http/errors';
+import { phoneProblem, toProfile, userProfile } from './profile';
 
-export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async () => {};
+const PASSWORD_CHANGED = 'Password updated successfully. You will be logged out shortly.';
+
+const userParams = z.strictObject({ userId: z.string().min(1).max(100) });
+
+// Emails and passwords never travel in the URL (it is logged, and kept by proxies and browsers):
+// a query string is refused rather than quietly ignored, so a client sending one finds out.
+const noQueryString = z.strictObject({});
+
+// As on registration, required fields are optional to the schema so a missing one gets the
+// spec's message from the handler; the schema refuses wrong types and unknown fields.
+const profileBody = z.strictObject({
+  firstName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
+  lastName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
+  phone: z.string().max(100).nullable().optional().describe('absent, null or blank clears it'),
+});
+
+const emailBody = z.strictObject({ newEmail: z.string().max(MAX_EMAIL_LENGTH * 4).optional() });
+
+const passwordBody = z.strictObject({
+  currentPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+  newPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+});
+
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+/**
+ * A user's own profile, email and password (spec section 7, "User"). Each route is open to that
+ * user and to admins; anyone else gets 403 "Access denied" whether or not the id exists, so the
+ * answers do not tell a buyer which ids are accounts.
+ */
+export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
+  const { db } = deps;
+  // Guesses at the current password through a stolen access token are throttled like sign-ins.
+  const currentPasswordThrottle = new LoginThrottle();
+
+  const selfOrAdmin = async (request: FastifyRequest, _reply: FastifyReply) => {
+    const { userId } = request.params as { userId?: string };
+    const actor = request.actor!;
+    if (actor.userId !== userId && !actor.roles.includes('ADMIN')) throw new HttpError(403, 'Access denied', 'FORBIDDEN');
+  };
+  // Checked on request, before the body is read or validated: strangers learn nothing from the answers.
+  const onRequest = [app.authenticate, selfOrAdmin];
+
+  async function requireUser(userId: string): Promise<User> {
+    const user = await findUserById(db, userId);
+    if (!user) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
+    return user;
+  }
+
+  app.get(
+    '/api/v1/users/:userId/profile',
+    {
+      onRequest,
+      schema: {
+        tags: ['users'],
+        summary: "A user's profile (that user or an admin)",
+        security: [{ bearer: [] }],
+        params: userParams,
+        response: { 200: userProfile, ...errors },
+      },
+    },
+    async (request) => toProfile(await requireUser(request.params.userId)),
+  );
+
+  app.put(
+    '/api/v1/users/:userId/profile',
+    {
+      onRequest,
+      schema: {
+        tags: ['users'],
+        summary: 'Change first name, last name and phone',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: profileBody,
+        response: { 200: userProfile, ...errors },
+      },
+    },
+    async (request) => {
+      const firstName = requiredName(request.body.firstName, 'First name');
+      const lastName = requiredName(request.body.lastName, 'Last name');
+      const phone = request.body.phone?.trim() || null;
+      const problem = phone === null ? null : phoneProblem(phone);
+      if (problem) throw invalid(problem);
+      const updated = await updateProfile(db, request.params.userId, { firstName, lastName, phone }, deps.clock());
+      if (!updated) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
+      return toProfile(updated);
+    },
+  );
+
+  app.put(
+    '/api/v1/users/:userId/email',
+    {
+      onRequest,
+      schema: {
+        tags: ['users'],
+        summary: "Change a user's email",
+        description: 'The new email goes in the JSON body; a query string is refused.',
+        security: [{ bearer: [] }],
+        params: userParams,
+        querystring: noQueryString,
+        body: emailBody,
+        response: { 200: userProfile, ...errors, 409: errorResponse },
+      },
+    },
+    async (request) => {
+      const newEmail = requiredEmail(requiredText(request.body.newEmail, 'New email is required'));
+      const user = await requireUser(request.params.userId);
+      if (normalizeEmail(newEmail) === normalizeEmail(user.email)) throw invalid('New email must be different from current email');
+      try {
+        const updated = await changeEmail(db, { userId: user.id, newEmail, actorId: request.actor!.userId }, deps.clock());
+        if (!updated) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
+        return toProfile(updated);
+      } catch (error) {
+        if (error instanceof EmailTakenError) throw new HttpError(409, error.message, 'EMAIL_TAKEN');
+        throw error;
+      }
+    },
+  );
+
+  app.put(
+    '/api/v1/users/:userId/password',
+    {
+      onRequest,
+      schema: {
+        tags: ['users'],
+        summary: "Change a user's password; ends all of that user's sessions",
+        description:
+          "Both passwords go in the JSON body; a query string is refused. The current password is the account's own, " +
+          'also when an admin makes the change (there is no reset without it). Every session of the account ends.',
+        security: [{ bearer: [] }],
+        params: userParams,
+        querystring: noQueryString,
+        body: passwordBody,
+        response: { 200: z.object({ message: z.string() }), ...errors, 429: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const currentPassword = request.body.currentPassword ?? '';
+      if (currentPassword.length === 0) throw invalid('Current password is required');
+      const newPassword = request.body.newPassword ?? '';
+      // The spec's change-password wording for length, then the full rules as on registration.
+      if (newPassword.length < 8) throw invalid('Password must be at least 8 characters long');
+      const problem = passwordProblem(newPassword);
+      if (problem) throw invalid(problem);
+
+      const user = await requireUser(request.params.userId);
+      const now = deps.clock();
+      const verdict = currentPasswordThrottle.check(user.id, request.ip, now);
+      if (!verdict.allowed) {
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        throw new HttpError(429, 'Too many attempts. Please try again later.', 'TOO_MANY_ATTEMPTS');
+      }
+      if (!(await verifyPassword(user.password_hash, currentPassword))) {
+        currentPasswordThrottle.recordFailure(user.id, request.ip, now);
+        throw new HttpError(403, 'Current password is incorrect', 'CURRENT_PASSWORD_INCORRECT');
+      }
+      currentPasswordThrottle.recordSuccess(user.id, request.ip);
+      await changePassword(db, { userId: user.id, newPassword, actorId: request.actor!.userId }, now);
+      return { message: PASSWORD_CHANGED };
+    },
+  );
+};

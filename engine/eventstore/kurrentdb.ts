@@ -169,6 +169,19 @@ export class KurrentDbEventStore implements EventStore {
     return events;
   }
 
+  async headPosition(): Promise<LogPosition | null> {
+    this.#assertOpen();
+    // The newest non-system event: read $all backwards, skipping system events the filter lets by.
+    const page = this.#client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50, filter: excludeSystemEvents() });
+    let head: LogPosition | null = null;
+    for await (const resolved of page) {
+      if (head !== null || resolved.event === undefined) continue;
+      const recorded = toRecordedEvent(resolved.event);
+      if (!isSystemEvent(recorded)) head = recorded.position;
+    }
+    return head;
+  }
+
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     this.#assertOpen();
     const controller = new AbortController();

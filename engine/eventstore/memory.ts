@@ -7,6 +7,7 @@ import {
   type AppendResult,
   type BatchHandler,
   type EventStore,
+  type LogPosition,
   type NewEvent,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -96,6 +97,11 @@ export class InMemoryEventStore implements EventStore {
       heldBackPollMs: 60_000,
     };
     return runSubscription(source, options, handler);
+  }
+
+  async headPosition(): Promise<LogPosition | null> {
+    this.#assertOpen();
+    return this.#log.at(-1)?.position ?? null;
   }
 
   async close(): Promise<void> {

@@ -86,6 +86,11 @@ export interface EventStore {
   /** The global log in order. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription;
+  /**
+   * Position of the newest committed event, or null for an empty log. It may not be readable yet
+   * (on Postgres, while an older transaction is still open); a subscriber reaches it once it is.
+   */
+  headPosition(): Promise<LogPosition | null>;
   close(): Promise<void>;
 }
 

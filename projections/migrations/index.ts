@@ -1,4 +1,5 @@
 import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { currentSchema } from '../../engine/eventstore/postgres/kysely-dialect';
 import * as readModels20261121 from './2026-11-21T2330-read-models';
 
 /** Read-model migrations, oldest first; names sort by their timestamp. */
@@ -8,18 +9,24 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-function migrator(db: Kysely<unknown>): Migrator {
+async function migrator(db: Kysely<unknown>): Promise<Migrator> {
   // A history of their own: read models are dropped and rebuilt without touching other tables.
-  return new Migrator({ db, provider, migrationTableName: 'read_model_migrations', migrationLockTableName: 'read_model_migrations_lock' });
+  return new Migrator({
+    db,
+    provider,
+    migrationTableSchema: await currentSchema(db),
+    migrationTableName: 'read_model_migrations',
+    migrationLockTableName: 'read_model_migrations_lock',
+  });
 }
 
 export async function migrateReadModels(db: Kysely<unknown>): Promise<void> {
-  const { error } = await migrator(db).migrateToLatest();
+  const { error } = await (await migrator(db)).migrateToLatest();
   if (error) throw error;
 }
 
 /** Drops every read-model table (all migrations down). The event log is not touched. */
 export async function dropReadModels(db: Kysely<unknown>): Promise<void> {
-  const { error } = await migrator(db).migrateTo(NO_MIGRATIONS);
+  const { error } = await (await migrator(db)).migrateTo(NO_MIGRATIONS);
   if (error) throw error;
 }

@@ -162,6 +162,7 @@ describe.each(stores)('command handling on $name', ({ open }) => {
       readStream: (streamId, options) => store.readStream(streamId, options),
       readAll: (options) => store.readAll(options),
       subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),
+      headPosition: () => store.headPosition(),
       close: async () => undefined,
     };
     const batching = new CommandHandler(counting);

@@ -230,6 +230,16 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('the head of the log', () => {
+      it('is the position of the newest committed event', async () => {
+        const result = await store.appendToStream(`${newPrefix()}-a`, [event(), event()], { expectedRevision: 'no_stream' });
+        const head = await store.headPosition();
+        expect(head).not.toBeNull();
+        // Other writers may share the log (a KurrentDB server): the head is at least what we wrote.
+        expect(comparePositions(head!, result.position)).toBeGreaterThanOrEqual(0);
+      });
+    });
+
     describe('catch-up subscription', () => {
       it('delivers what was stored, then what is appended, in log order, exactly once', async () => {
         const prefix = newPrefix();

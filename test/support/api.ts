@@ -8,7 +8,7 @@ import type { Role } from '../../api/accounts/schema';
 import { createUser, type User } from '../../api/accounts/users';
 import { buildApp } from '../../api/app';
 import type { AppDependencies } from '../../api/dependencies';
-import { openServices } from '../../api/services';
+import { openServices, type ServiceOptions } from '../../api/services';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
@@ -67,17 +67,33 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
  * A real API on a real database, listening on a free port. Pass `sharing` to start a second API
  * process on the first one's database.
  */
-export async function startTestApi(backend: ApiBackend, options: { sharing?: TestApi; clock?: () => Date } = {}): Promise<TestApi> {
-  const storage = options.sharing?.storage ?? (await openStorage(backend));
-  const connection = await storage.connect();
-  const dataDir = await mkdtemp(join(tmpdir(), 'provenance-api-'));
-  const services = await openServices(
-    { database: connection.sql, eventStore: connection.store },
-    { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...(options.clock ? { clock: options.clock } : {}) },
-  );
-  const app = await buildApp(services.deps);
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+export async function startTestApi(
+  backend: ApiBackend,
+  options: { sharing?: TestApi; clock?: () => Date; services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy'> } = {},
+): Promise<TestApi> {
   const ownsStorage = !options.sharing;
+  const storage = options.sharing?.storage ?? (await openStorage(backend));
+  const dataDir = await mkdtemp(join(tmpdir(), 'provenance-api-'));
+  const connection = await storage.connect();
+  let services: Awaited<ReturnType<typeof openServices>> | undefined;
+  let app: FastifyInstance | undefined;
+  let url: string;
+  try {
+    services = await openServices(
+      { database: connection.sql, eventStore: connection.store },
+      { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...options.services, ...(options.clock ? { clock: options.clock } : {}) },
+    );
+    app = await buildApp(services.deps);
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    // A failed start must not leave a schema or a folder behind.
+    await app?.close().catch(() => undefined);
+    await services?.stop().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+    if (ownsStorage) await storage.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   return {
     url,

@@ -5,6 +5,7 @@ import {
   PostgresDialect,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  sql,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -68,4 +69,14 @@ class PGliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {}
+}
+
+/**
+ * The schema unqualified names resolve to. Migrators are told it explicitly: otherwise kysely's
+ * "does the migration table exist" check looks across every schema on the server and is fooled by
+ * another schema's table (several test schemas, or several apps, on one server).
+ */
+export async function currentSchema(db: Kysely<unknown>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+  return rows[0]!.schema;
 }

@@ -215,6 +215,14 @@ export class PostgresEventStore implements EventStore {
     return runSubscription(source, options, handler);
   }
 
+  async headPosition(): Promise<LogPosition | null> {
+    const { rows } = await this.#sql.query<StoredRow>(
+      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM events
+       ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    return rows[0] ? toPosition(rows[0]) : null;
+  }
+
   async close(): Promise<void> {
     this.#changes.notify();
     const unlisten = this.#unlisten;

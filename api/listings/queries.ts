@@ -1,0 +1,74 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AuctionsTable, ListingsTable } from '../../projections/schema';
+import type { Database } from '../database';
+
+export type ListingRow = Selectable<ListingsTable>;
+export type AuctionRow = Selectable<AuctionsTable>;
+
+/**
+ * What the public sees: published listings and their outcome. Drafts, saved and NFC-bound
+ * listings are the admin's work in progress; withdrawn ones were taken off the market.
+ */
+export const PUBLIC_LISTING_STATUSES = ['LIVE', 'SOLD', 'UNSOLD'] as const;
+export type PublicListingStatus = (typeof PUBLIC_LISTING_STATUSES)[number];
+
+export const LISTING_SORT_FIELDS = ['createdAt', 'price', 'title', 'endsAt'] as const;
+export type ListingSortField = (typeof LISTING_SORT_FIELDS)[number];
+
+export interface ListingSearch {
+  readonly page: number;
+  readonly size: number;
+  readonly status: PublicListingStatus;
+  readonly search: string | undefined;
+  readonly category: string | undefined;
+  readonly sort: { readonly field: ListingSortField; readonly direction: 'asc' | 'desc' };
+}
+
+const SORT_COLUMN = {
+  createdAt: 'created_at',
+  price: 'price',
+  title: 'title',
+  endsAt: 'auction_ends_at',
+} as const satisfies Record<ListingSortField, keyof ListingsTable>;
+
+export async function searchPublicListings(db: Kysely<Database>, criteria: ListingSearch): Promise<{ rows: ListingRow[]; total: number }> {
+  let matching = db.selectFrom('listings').where('status', '=', criteria.status);
+  if (criteria.category) matching = matching.where('category', '=', criteria.category);
+  if (criteria.search) {
+    // search_text is lower-cased player, team, title and description under a trigram index.
+    matching = matching.where(sql<boolean>`search_text LIKE ${`%${escapeLike(criteria.search.toLowerCase())}%`}`);
+  }
+  const { field, direction } = criteria.sort;
+  const [rows, counted] = await Promise.all([
+    matching
+      .selectAll()
+      // Listings without an auction have no end: last whichever the direction.
+      .orderBy(SORT_COLUMN[field], (order) => (direction === 'asc' ? order.asc() : order.desc()).nullsLast())
+      // A stable order, so that paging never repeats or skips a listing.
+      .orderBy('id')
+      .limit(criteria.size)
+      .offset(criteria.page * criteria.size)
+      .execute(),
+    matching.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(counted.total) };
+}
+
+/** A public listing by its slug or its id (the detail page links by slug, falling back to id). */
+export async function findPublicListing(db: Kysely<Database>, slugOrId: string): Promise<ListingRow | undefined> {
+  return db
+    .selectFrom('listings')
+    .selectAll()
+    .where((eb) => eb.or([eb('slug', '=', slugOrId), eb('id', '=', slugOrId)]))
+    .where('status', 'in', PUBLIC_LISTING_STATUSES)
+    .executeTakeFirst();
+}
+
+export async function findAuction(db: Kysely<Database>, auctionId: string): Promise<AuctionRow | undefined> {
+  return db.selectFrom('auctions').selectAll().where('id', '=', auctionId).executeTakeFirst();
+}
+
+/** LIKE treats %, _ and the escape character as patterns; a search for "100%" means the text. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}

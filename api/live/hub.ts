@@ -1,0 +1,364 @@
+import type { RawData, WebSocket } from 'ws';
+import { asEngineEvent } from '../../engine/application/command-handler';
+import { assertNever, minimumNextBid, type AuctionEvent, type AuctionEventOf } from '../../engine/domain';
+import { comparePositions, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../../engine/eventstore/port';
+import { AuctionViews, type AuctionView } from './auction-views';
+import { clientMessageSchema, MALFORMED_MESSAGE, toDollars, type ServerMessage } from './messages';
+
+export interface LiveHubOptions {
+  /** Sockets one API process serves; the next one is closed with 1013 "Too many connections". */
+  readonly maxConnections?: number;
+  readonly maxSubscriptionsPerSocket?: number;
+  /** A socket with more than this waiting to be sent is not reading: it is closed (1013 "Too slow"). */
+  readonly maxBufferedBytes?: number;
+  /** Sockets that did not answer the previous ping by the next one are terminated. */
+  readonly pingIntervalMs?: number;
+  /** How many auctions' rules and standings the hub keeps in memory. */
+  readonly cachedAuctions?: number;
+}
+
+export interface LiveHubLogger {
+  error(details: object, message: string): void;
+}
+
+export interface LiveHubStats {
+  readonly connections: number;
+  readonly watchedAuctions: number;
+  /** Sockets closed because they did not read what they were sent. */
+  readonly closedAsTooSlow: number;
+}
+
+const OPEN = 1; // WebSocket.OPEN
+const CLOSED = 3; // WebSocket.CLOSED
+
+/** Close codes (RFC 6455): going away (shutdown), try again later (full, or a socket that does not read). */
+export const CLOSE_GOING_AWAY = 1001;
+export const CLOSE_TRY_AGAIN_LATER = 1013;
+
+interface Client {
+  readonly socket: WebSocket;
+  readonly auctions: Set<string>;
+  /** Answered the last ping. */
+  alive: boolean;
+  /** Being closed by the hub: nothing more is sent or accepted. */
+  dropped: boolean;
+}
+
+const AUCTION_EVENT_TYPES: ReadonlySet<string> = new Set<AuctionEvent['type']>([
+  'AuctionScheduled',
+  'AuctionOpened',
+  'BidPlaced',
+  'MaximumBidRaised',
+  'AuctionExtended',
+  'BidRetracted',
+  'AuctionClosed',
+  'AuctionCancelled',
+]);
+
+/**
+ * Live auction updates for one API process. One event-store subscription (from the end of the log
+ * at start: the past is not news) feeds every socket this process serves, so a bid decided by any
+ * process, or anything else that writes to the log, reaches every watcher; nothing is broadcast
+ * from an HTTP handler. A message is worded once and the same text goes to each watcher.
+ */
+export class LiveHub {
+  readonly #store: EventStore;
+  readonly #log: LiveHubLogger;
+  readonly #maxConnections: number;
+  readonly #maxSubscriptions: number;
+  readonly #maxBufferedBytes: number;
+  readonly #pingIntervalMs: number;
+  readonly #views: AuctionViews;
+  readonly #clients = new Set<Client>();
+  readonly #watchers = new Map<string, Set<Client>>();
+  #subscription: Subscription | undefined;
+  /** The last event handled: where a failed subscription resumes, so that nothing is skipped. */
+  #position: LogPosition | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #started = false;
+  #stopped = false;
+  #closedAsTooSlow = 0;
+
+  constructor(store: EventStore, options: LiveHubOptions = {}, log: LiveHubLogger = { error: (details, message) => console.error(message, details) }) {
+    this.#store = store;
+    this.#log = log;
+    this.#maxConnections = options.maxConnections ?? 10_000;
+    this.#maxSubscriptions = options.maxSubscriptionsPerSocket ?? 50;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+    this.#pingIntervalMs = options.pingIntervalMs ?? 30_000;
+    this.#views = new AuctionViews(store, options.cachedAuctions);
+  }
+
+  /**
+   * Starts from the end of the log as it is now: resolves once the hub is positioned there, so that
+   * anything appended after `start()` resolves reaches its watchers. `after`, a position known to be
+   * in the log (a projection checkpoint), spares reading the log from its beginning to find the end.
+   */
+  async start(options: { after?: LogPosition } = {}): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    let position = options.after && comparePositions(options.after, START) > 0 ? options.after : undefined;
+    for (;;) {
+      const page = await this.#store.readAll({ ...(position ? { after: position } : {}), maxCount: 1000 });
+      if (page.length === 0) break;
+      position = page.at(-1)!.position;
+    }
+    this.#position = position;
+    this.#subscribe(position ?? 'start');
+    this.#heartbeat = setInterval(() => this.#ping(), this.#pingIntervalMs);
+    this.#heartbeat.unref();
+  }
+
+  /** Stops listening to the log and closes every socket with 1001 (going away). */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearInterval(this.#heartbeat);
+    clearTimeout(this.#retry);
+    await this.#subscription?.stop();
+    await this.closeSockets([...this.#clients].map((client) => client.socket));
+  }
+
+  /**
+   * Closes `sockets` with 1001 and resolves once they are closed; a socket that does not answer the
+   * close handshake within `graceMs` is cut off, so that a shutdown never waits on a client.
+   */
+  async closeSockets(sockets: Iterable<WebSocket>, graceMs = 1000): Promise<void> {
+    await Promise.all(
+      [...sockets].map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState === CLOSED) return resolve();
+            const cutOff = setTimeout(() => socket.terminate(), graceMs);
+            cutOff.unref();
+            socket.once('close', () => {
+              clearTimeout(cutOff);
+              resolve();
+            });
+            socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
+          }),
+      ),
+    );
+  }
+
+  /** Takes a new socket: from now on it may subscribe to auctions. */
+  connect(socket: WebSocket): void {
+    if (this.#stopped) {
+      socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
+      return;
+    }
+    if (this.#clients.size >= this.#maxConnections) {
+      socket.close(CLOSE_TRY_AGAIN_LATER, 'Too many connections');
+      return;
+    }
+    const client: Client = { socket, auctions: new Set(), alive: true, dropped: false };
+    this.#clients.add(client);
+    socket.on('message', (data, isBinary) => this.#receive(client, data, isBinary));
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    socket.on('close', () => {
+      this.#unwatchAll(client);
+      this.#clients.delete(client);
+    });
+  }
+
+  stats(): LiveHubStats {
+    return { connections: this.#clients.size, watchedAuctions: this.#watchers.size, closedAsTooSlow: this.#closedAsTooSlow };
+  }
+
+  // ---- client messages ----------------------------------------------------------------------
+
+  #receive(client: Client, data: RawData, isBinary: boolean): void {
+    if (client.dropped) return;
+    if (isBinary) return this.#reply(client, { type: 'error', message: 'Messages must be JSON text' });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(textOf(data));
+    } catch {
+      return this.#reply(client, { type: 'error', message: 'Message is not valid JSON' });
+    }
+    const message = clientMessageSchema.safeParse(parsed);
+    if (!message.success) return this.#reply(client, { type: 'error', message: MALFORMED_MESSAGE });
+    const { action, auctionId } = message.data;
+    if (action === 'subscribe') {
+      if (!client.auctions.has(auctionId) && client.auctions.size >= this.#maxSubscriptions) {
+        return this.#reply(client, { type: 'error', message: 'Too many subscriptions' });
+      }
+      client.auctions.add(auctionId);
+      let watchers = this.#watchers.get(auctionId);
+      if (!watchers) this.#watchers.set(auctionId, (watchers = new Set()));
+      watchers.add(client);
+      return this.#reply(client, { type: 'subscribed', auctionId });
+    }
+    this.#unwatch(client, auctionId);
+    return this.#reply(client, { type: 'unsubscribed', auctionId });
+  }
+
+  #reply(client: Client, message: ServerMessage): void {
+    this.#send(client, JSON.stringify(message));
+  }
+
+  /** Sends unless the socket has stopped reading, in which case it is closed: memory stays bounded. */
+  #send(client: Client, text: string): void {
+    const { socket } = client;
+    if (client.dropped || socket.readyState !== OPEN) return;
+    if (socket.bufferedAmount > this.#maxBufferedBytes) {
+      client.dropped = true;
+      this.#closedAsTooSlow++;
+      this.#unwatchAll(client);
+      socket.close(CLOSE_TRY_AGAIN_LATER, 'Too slow');
+      return;
+    }
+    socket.send(text);
+  }
+
+  #unwatch(client: Client, auctionId: string): void {
+    client.auctions.delete(auctionId);
+    const watchers = this.#watchers.get(auctionId);
+    if (!watchers) return;
+    watchers.delete(client);
+    if (watchers.size === 0) this.#watchers.delete(auctionId);
+  }
+
+  #unwatchAll(client: Client): void {
+    for (const auctionId of [...client.auctions]) this.#unwatch(client, auctionId);
+  }
+
+  #ping(): void {
+    for (const client of this.#clients) {
+      if (!client.alive) {
+        client.socket.terminate(); // 'close' follows and forgets it
+        continue;
+      }
+      client.alive = false;
+      try {
+        client.socket.ping();
+      } catch {
+        // not open any more: 'close' is on its way
+      }
+    }
+  }
+
+  // ---- the log ------------------------------------------------------------------------------
+
+  #subscribe(after: LogPosition | 'start'): void {
+    const subscription = this.#store.subscribeToAll({ after }, (batch) => this.#deliver(batch));
+    this.#subscription = subscription;
+    subscription.done.catch((error: unknown) => {
+      if (this.#stopped) return;
+      this.#log.error({ err: error }, 'live hub: event subscription failed; resuming in 1 s');
+      this.#retry = setTimeout(() => this.#subscribe(this.#position ?? 'start'), 1000);
+      this.#retry.unref();
+    });
+  }
+
+  async #deliver(batch: readonly RecordedEvent[]): Promise<void> {
+    for (let index = 0; index < batch.length; index++) {
+      const recorded = batch[index]!;
+      this.#position = recorded.position;
+      if (!recorded.streamId.startsWith('auction-') || !AUCTION_EVENT_TYPES.has(recorded.type)) continue;
+      const event = asEngineEvent(recorded) as AuctionEvent;
+      try {
+        await this.#announce(event, batch[index + 1]);
+      } catch (error) {
+        // One auction's trouble (its stream unreadable for a moment) must not stop the others' news.
+        this.#log.error({ err: error, eventId: recorded.id }, 'live hub: could not announce an event');
+      }
+    }
+  }
+
+  async #announce(event: AuctionEvent, next: RecordedEvent | undefined): Promise<void> {
+    const { auctionId } = event.data;
+    let view = this.#views.apply(event);
+    const watchers = this.#watchers.get(auctionId);
+    if (!watchers || watchers.size === 0) return;
+    if (!view && needsView(event)) {
+      if ((await this.#views.get(auctionId)) === null) return;
+      view = this.#views.apply(event);
+    }
+    for (const message of messagesFor(event, view, next)) {
+      const text = JSON.stringify(message);
+      // Looked up again: a socket may have gone while the view was being read.
+      for (const client of this.#watchers.get(auctionId) ?? []) this.#send(client, text);
+    }
+  }
+}
+
+function needsView(event: AuctionEvent): boolean {
+  return event.type === 'BidPlaced' || event.type === 'MaximumBidRaised' || event.type === 'BidRetracted';
+}
+
+/**
+ * The public messages an event makes. A bid and each automatic bid answering it are one
+ * bid_placed each, all carrying the standing after the exchange. A leader raising their maximum is
+ * private; only the automatic bid that a met reserve forces becomes public.
+ */
+export function messagesFor(event: AuctionEvent, view: AuctionView | undefined, next: RecordedEvent | undefined): ServerMessage[] {
+  const { auctionId } = event.data;
+  switch (event.type) {
+    case 'AuctionScheduled':
+      return [];
+    case 'AuctionOpened':
+      return [{ type: 'auction_opened', auctionId }];
+    case 'BidPlaced':
+    case 'MaximumBidRaised': {
+      if (!view) return [];
+      const { bidId, bidderId, amount, placedAt, autoBids, standing } = event.data;
+      // A soft-close extension is decided with the bid and appended right after it.
+      const following = next?.type === 'AuctionExtended' ? (asEngineEvent(next) as AuctionEventOf<'AuctionExtended'>) : undefined;
+      const extended = following?.data.auctionId === auctionId && following.data.triggeredByBidId === bidId;
+      const endsAt = extended ? following.data.endsAt : view.endsAt;
+      const auctionData = {
+        currentPrice: toDollars(standing.price),
+        currentLeaderId: standing.leaderId,
+        status: 'ACTIVE' as const,
+        endsAt,
+        minimumBid: toDollars(minimumNextBid(view.rules, standing)),
+      };
+      const bid = (id: string, bidder: string, cents: number, kind: 'BID' | 'AUTO'): ServerMessage => ({
+        type: 'bid_placed',
+        auctionId,
+        auctionData,
+        bidData: { bidId: id, bidderId: bidder, amount: toDollars(cents), placedAt, status: 'ACCEPTED', kind },
+      });
+      // Automatic bids carry the ids the bid history (bids read model) gives them.
+      const automatic = autoBids.map((auto, index) => bid(`${bidId}/auto/${index + 1}`, auto.bidderId, auto.amount, 'AUTO'));
+      return event.type === 'BidPlaced' ? [bid(bidId, bidderId, amount, 'BID'), ...automatic] : automatic;
+    }
+    case 'AuctionExtended':
+      return [{ type: 'auction_extended', auctionId, endsAt: event.data.endsAt, previousEndsAt: event.data.previousEndsAt }];
+    case 'BidRetracted': {
+      if (!view) return [];
+      const { standing } = event.data;
+      return [
+        {
+          type: 'bid_retracted',
+          auctionId,
+          bidId: event.data.bidId,
+          auctionData: {
+            currentPrice: toDollars(standing.price),
+            currentLeaderId: standing.leaderId,
+            status: view.status,
+            minimumBid: toDollars(minimumNextBid(view.rules, standing)),
+          },
+        },
+      ];
+    }
+    case 'AuctionClosed': {
+      const { result, winnerId, finalPrice, closedAt } = event.data;
+      return [{ type: 'auction_closed', auctionId, result, winnerId, finalPrice: finalPrice === null ? null : toDollars(finalPrice), closedAt }];
+    }
+    case 'AuctionCancelled':
+      return [{ type: 'auction_cancelled', auctionId, reason: event.data.reason }];
+    default:
+      return assertNever(event);
+  }
+}
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auctionStreamId, EBAY_INCREMENTS, listingDecider, listingStreamId } from '../../engine/domain';
+import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
+import { caughtUpWith, createMarketplaceListing, type MarketplaceListingOptions } from '../support/marketplace';
+
+const HOUR = 60 * 60 * 1000;
+
+/** A word no other test's listing contains: searching for it scopes a query to one test's listings. */
+function uniqueWord(): string {
+  return `w${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+describe.each(API_BACKENDS)('public listings on %s', (backend) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi(backend);
+  });
+  afterAll(async () => api.close());
+
+  const listing = (options: MarketplaceListingOptions = {}) => createMarketplaceListing(api, options);
+  const list = (query: string) => api.call('GET', `/api/public/listings?${query}`);
+
+  it('documents its routes in the OpenAPI description, ending soonest included', async () => {
+    const { body } = await api.call('GET', '/docs/json');
+    for (const path of ['/api/public/listings', '/api/public/listings/{slugOrId}', '/api/public/listings/{slugOrId}/auction', '/api/public/listings/{slugOrId}/auction/status']) {
+      expect(body.paths, path).toHaveProperty([path, 'get']);
+    }
+    const sort = body.paths['/api/public/listings'].get.parameters.find((parameter: { name: string }) => parameter.name === 'sort');
+    expect(sort.description).toContain('endsAt,asc');
+  });
+
+  describe('GET /api/public/listings', () => {
+    it('pages: content, totalElements, totalPages, number, size, first, last', async () => {
+      const word = uniqueWord();
+      for (let i = 0; i < 5; i++) await listing({ teamOrClub: `${word} FC` });
+
+      const first = await list(`search=${word}&size=2`);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ totalElements: 5, totalPages: 3, number: 0, size: 2, first: true, last: false });
+      expect(first.body.content).toHaveLength(2);
+
+      const middle = await list(`search=${word}&size=2&page=1`);
+      expect(middle.body).toMatchObject({ number: 1, first: false, last: false });
+
+      const lastPage = await list(`search=${word}&size=2&page=2`);
+      expect(lastPage.body).toMatchObject({ number: 2, first: false, last: true });
+      expect(lastPage.body.content).toHaveLength(1);
+
+      const ids = [...first.body.content, ...middle.body.content, ...lastPage.body.content].map((item: { id: string }) => item.id);
+      expect(new Set(ids).size).toBe(5);
+
+      const beyond = await list(`search=${word}&size=2&page=7`);
+      expect(beyond.body).toMatchObject({ content: [], totalElements: 5, totalPages: 3, number: 7, last: true });
+
+      const none = await list(`search=${uniqueWord()}`);
+      expect(none.body).toEqual({ content: [], totalElements: 0, totalPages: 0, number: 0, size: 20, first: true, last: true });
+    });
+
+    it('defaults to page 0 of 20 and caps the page size at 100', async () => {
+      const defaults = await list('');
+      expect(defaults.status).toBe(200);
+      expect(defaults.body).toMatchObject({ number: 0, size: 20 });
+
+      expect((await list('size=100')).status).toBe(200);
+      const tooBig = await list('size=101');
+      expect(tooBig.status).toBe(400);
+      expect(tooBig.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED' });
+      expect(tooBig.body.message).toContain('querystring.size');
+    });
+
+    it('refuses malformed paging with 400 naming the parameter', async () => {
+      for (const [query, field] of [
+        ['page=-1', 'querystring.page'],
+        ['page=first', 'querystring.page'],
+        ['size=0', 'querystring.size'],
+        ['size=2.5', 'querystring.size'],
+        ['status=DRAFT', 'querystring.status'],
+        ['search=a%00b', 'querystring.search'],
+        [`search=${'x'.repeat(201)}`, 'querystring.search'],
+      ] as const) {
+        const response = await list(query);
+        expect(response.status, query).toBe(400);
+        expect(response.body.message, query).toContain(field);
+      }
+    });
+
+    it('searches player, team, title and description, case-insensitively, for text they contain', async () => {
+      const word = uniqueWord();
+      const byPlayer = await listing({ playerName: `Player${word}Smith` });
+      const byTeam = await listing({ teamOrClub: `Team ${word}` });
+      const byTitle = await listing({ title: `Signed ${word} Helmet` });
+      const byDescription = await listing({ description: `Worn during the ${word} derby.` });
+      await listing({ title: 'Unrelated Cleats' });
+
+      const found = await list(`search=${word.toUpperCase()}&size=100`);
+      expect(found.status).toBe(200);
+      const ids = found.body.content.map((item: { id: string }) => item.id);
+      expect(ids.sort()).toEqual([byPlayer.listingId, byTeam.listingId, byTitle.listingId, byDescription.listingId].sort());
+
+      const mixedCase = await list(`search=${encodeURIComponent(`TEAM ${word.slice(0, 6)}`)}`);
+      expect(mixedCase.body.content.map((item: { id: string }) => item.id)).toEqual([byTeam.listingId]);
+    });
+
+    it('takes %, _ and \\ in a search literally', async () => {
+      const word = uniqueWord();
+      const percent = await listing({ title: `${word} 100% authentic` });
+      await listing({ title: `${word} 1000 authentic` });
+      const underscore = await listing({ title: `${word} a_b` });
+      await listing({ title: `${word} axb` });
+
+      const byPercent = await list(`search=${encodeURIComponent('100%')}%20authentic&size=100`);
+      expect(byPercent.body.content.map((item: { id: string }) => item.id)).toEqual([percent.listingId]);
+      const byUnderscore = await list(`search=${encodeURIComponent(`${word} a_b`)}`);
+      expect(byUnderscore.body.content.map((item: { id: string }) => item.id)).toEqual([underscore.listingId]);
+      const byBackslash = await list(`search=${encodeURIComponent(`${word}\\`)}`);
+      expect(byBackslash.body.totalElements).toBe(0);
+    });
+
+    it('filters by category, and refuses an unknown category with 400 naming it', async () => {
+      const word = uniqueWord();
+      const equipment = await listing({ title: `${word} bat`, category: 'EQUIPMENT' });
+      const footwear = await listing({ title: `${word} cleats`, category: 'FOOTWEAR' });
+      await listing({ title: `${word} jersey`, category: 'CLOTHING' });
+
+      const onlyEquipment = await list(`search=${word}&category=EQUIPMENT`);
+      expect(onlyEquipment.body.content.map((item: { id: string }) => item.id)).toEqual([equipment.listingId]);
+      expect(onlyEquipment.body.content[0].category).toBe('EQUIPMENT');
+      const onlyFootwear = await list(`search=${word}&category=FOOTWEAR`);
+      expect(onlyFootwear.body.content.map((item: { id: string }) => item.id)).toEqual([footwear.listingId]);
+      expect((await list(`search=${word}&category=ACCESSORIES`)).body.totalElements).toBe(0);
+
+      const unknown = await list('category=SHOES');
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toContain('querystring.category');
+    });
+
+    describe('sorting', () => {
+      const word = uniqueWord();
+      let ids: { old: string; middle: string; recent: string; noAuction: string };
+
+      beforeAll(async () => {
+        const now = api.deps.clock().getTime();
+        const old = await listing({ title: `B ${word}`, price: 3_000, decidedAt: new Date(now - 3 * HOUR), endsAt: new Date(now + 48 * HOUR) });
+        const middle = await listing({ title: `C ${word}`, price: 1_000, decidedAt: new Date(now - 2 * HOUR), endsAt: new Date(now + 2 * HOUR) });
+        const recent = await listing({ title: `A ${word}`, price: 2_000, decidedAt: new Date(now - 1 * HOUR), endsAt: new Date(now + 24 * HOUR) });
+        const noAuction = await listing({ title: `D ${word}`, price: 4_000, decidedAt: new Date(now - 4 * HOUR), scheduleAuction: false });
+        ids = { old: old.listingId, middle: middle.listingId, recent: recent.listingId, noAuction: noAuction.listingId };
+      });
+
+      const order = async (sort: string | null) => {
+        const response = await list(`search=${word}${sort === null ? '' : `&sort=${sort}`}`);
+        expect(response.status, String(sort)).toBe(200);
+        return response.body.content.map((item: { id: string }) => item.id);
+      };
+
+      it('newest first by default (createdAt,desc)', async () => {
+        expect(await order(null)).toEqual([ids.recent, ids.middle, ids.old, ids.noAuction]);
+        expect(await order('createdAt,desc')).toEqual([ids.recent, ids.middle, ids.old, ids.noAuction]);
+        expect(await order('createdAt,asc')).toEqual([ids.noAuction, ids.old, ids.middle, ids.recent]);
+      });
+
+      it('by price and by title, either way', async () => {
+        expect(await order('price,asc')).toEqual([ids.middle, ids.recent, ids.old, ids.noAuction]);
+        expect(await order('price,desc')).toEqual([ids.noAuction, ids.old, ids.recent, ids.middle]);
+        expect(await order('title,asc')).toEqual([ids.recent, ids.old, ids.middle, ids.noAuction]);
+        expect(await order('title,DESC')).toEqual([ids.noAuction, ids.middle, ids.old, ids.recent]);
+        expect(await order('title')).toEqual([ids.recent, ids.old, ids.middle, ids.noAuction]);
+      });
+
+      it('ending soonest with endsAt,asc; listings without an auction last', async () => {
+        expect(await order('endsAt,asc')).toEqual([ids.middle, ids.recent, ids.old, ids.noAuction]);
+      });
+
+      it('refuses an unknown field or direction with 400 naming sort', async () => {
+        for (const sort of ['popularity,asc', 'price,up', 'price,asc,title', 'createdat,desc', '']) {
+          const response = await list(`sort=${sort}`);
+          expect(response.status, sort).toBe(400);
+          expect(response.body.message, sort).toContain('querystring.sort');
+        }
+      });
+    });
+
+    it('never shows drafts, saved, NFC-bound or withdrawn listings', async () => {
+      const word = uniqueWord();
+      const hidden = await Promise.all(
+        (['DRAFT', 'SAVED', 'NFC_BOUND'] as const).map((stage) => listing({ title: `${word} ${stage}`, stage })),
+      );
+      const withdrawn = await listing({ title: `${word} withdrawn` });
+      const seller = withdrawn.seller;
+      await api.deps.commands.handle(listingDecider, listingStreamId(withdrawn.listingId), {
+        type: 'WithdrawListing',
+        data: { listingId: withdrawn.listingId, reason: 'Consignor changed their mind' },
+        metadata: { actor: seller, now: api.deps.clock().toISOString(), correlationId: randomUUID(), commandId: randomUUID() },
+      });
+      const live = await listing({ title: `${word} live` });
+      await caughtUpWith(api, listingStreamId(withdrawn.listingId));
+
+      const found = await list(`search=${word}&size=100`);
+      expect(found.body.content.map((item: { id: string }) => item.id)).toEqual([live.listingId]);
+      for (const item of [...hidden, withdrawn]) {
+        expect((await api.call('GET', `/api/public/listings/${item.slug}`)).status).toBe(404);
+        expect((await api.call('GET', `/api/public/listings/${item.listingId}`)).status).toBe(404);
+      }
+    });
+  });
+
+  describe('GET /api/public/listings/{slugOrId}', () => {
+    it('finds a listing by slug or by id, with every field of the spec', async () => {
+      const word = uniqueWord();
+      const created = await listing({
+        title: `Brady ${word} Jersey`,
+        description: 'Photo-matched to the AFC Championship.',
+        playerName: 'Tom Brady',
+        teamOrClub: 'patriots',
+        leagueOrEvent: 'NFL',
+        dateOrSeason: '2017',
+        size: 'XL',
+        tags: ['WORN', 'PLAYOFF_GAME'],
+        sportType: 'FOOTBALL',
+        condition: 'GAME_WORN',
+        price: 123_450,
+        mediaIds: ['front.jpg', 'back view.png'],
+      });
+
+      const bySlug = await api.call('GET', `/api/public/listings/${created.slug}`);
+      expect(bySlug.status).toBe(200);
+      expect(bySlug.body).toEqual({
+        id: created.listingId,
+        ownerId: created.sellerId,
+        title: `Brady ${word} Jersey`,
+        description: 'Photo-matched to the AFC Championship.',
+        price: '1234.50',
+        category: 'CLOTHING',
+        condition: 'GAME_WORN',
+        sportType: 'FOOTBALL',
+        mediaUrls: ['/media/front.jpg', '/media/back%20view.png'],
+        status: 'LIVE',
+        slug: created.slug,
+        nfcUid: created.nfcUid,
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        playerName: 'Tom Brady',
+        teamOrClub: 'patriots',
+        leagueOrEvent: 'NFL',
+        dateOrSeason: '2017',
+        size: 'XL',
+        tags: ['WORN', 'PLAYOFF_GAME'],
+        jersey: null,
+        auctionId: created.auctionId,
+        endsAt: expect.stringMatching(/Z$/),
+      });
+      expect(created.nfcUid).toMatch(/^([0-9A-F]{2}:){6}[0-9A-F]{2}$/);
+
+      const byId = await api.call('GET', `/api/public/listings/${created.listingId}`);
+      expect(byId.status).toBe(200);
+      expect(byId.body).toEqual(bySlug.body);
+
+      const inList = await list(`search=${word}`);
+      expect(inList.body.content).toEqual([bySlug.body]);
+    });
+
+    it('answers 404 "Listing not found" for an unknown slug or id', async () => {
+      for (const slugOrId of ['no-such-jersey', randomUUID(), 'Not A Slug!']) {
+        const response = await api.call('GET', `/api/public/listings/${encodeURIComponent(slugOrId)}`);
+        expect(response.status, slugOrId).toBe(404);
+        expect(response.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Listing not found', code: 'LISTING_NOT_FOUND' });
+      }
+      for (const path of ['/api/public/listings/a%00b', '/api/public/listings/a%00b/auction']) {
+        const response = await api.call('GET', path);
+        expect(response.status, path).toBe(400);
+        expect(response.body.message).toContain('params.slugOrId');
+      }
+    });
+  });
+
+  describe('GET /api/public/listings/{id}/auction', () => {
+    it('shows the auction with its rules in dollars; minimumBid follows the increment table', async () => {
+      const now = api.deps.clock();
+      const endsAt = new Date(now.getTime() + 24 * HOUR);
+      const latestEndsAt = new Date(now.getTime() + 25 * HOUR).toISOString();
+      const created = await listing({
+        decidedAt: now,
+        price: 2_400,
+        endsAt,
+        rules: { incrementTable: EBAY_INCREMENTS, softClose: { windowSeconds: 180, latestEndsAt }, buyNowPrice: 50_000 },
+      });
+
+      const response = await api.call('GET', `/api/public/listings/${created.listingId}/auction`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        auctionId: created.auctionId,
+        listingId: created.listingId,
+        status: 'ACTIVE',
+        isActive: true,
+        startsAt: now.toISOString(),
+        endsAt: endsAt.toISOString(),
+        currentPrice: 24,
+        currentLeaderId: null,
+        // $24.00 is in eBay's $5.00-$24.99 band: the next bid adds at least $0.50.
+        minimumBid: 24.5,
+        bidCount: 0,
+        reserveMet: null,
+        buyNowPrice: 500,
+        buyNowAvailable: true,
+        incrementTable: EBAY_INCREMENTS.map((band) => ({ from: band.from / 100, increment: band.increment / 100 })),
+        softClose: { windowSeconds: 180, latestEndsAt },
+        result: null,
+        winnerId: null,
+        finalPrice: null,
+      });
+
+      const bySlug = await api.call('GET', `/api/public/listings/${created.slug}/auction`);
+      expect(bySlug.body).toEqual(response.body);
+    });
+
+    it('shows reserveMet false, then true once a bid reaches the reserve; never the leader\'s maximum', async () => {
+      const created = await listing({ price: 5_000, rules: { reservePrice: 10_000 } });
+      const before = await api.call('GET', `/api/public/listings/${created.listingId}/auction`);
+      expect(before.body).toMatchObject({ reserveMet: false, currentPrice: 50, minimumBid: 51 });
+
+      const buyer = await api.signUp('BUYER');
+      const bid = await api.call('POST', '/api/bids', { token: buyer.tokens.accessToken, body: { auctionId: created.auctionId, amount: 60, maxAmount: 437 } });
+      expect(bid.status).toBe(201);
+      await caughtUpWith(api, auctionStreamId(created.auctionId!));
+
+      const after = await api.call('GET', `/api/public/listings/${created.listingId}/auction`);
+      // A maximum that meets the reserve lifts the price to the reserve at once.
+      expect(after.body).toMatchObject({ reserveMet: true, currentPrice: 100, minimumBid: 101, currentLeaderId: buyer.user.id, bidCount: 1 });
+      expect(JSON.stringify(after.body)).not.toMatch(/:437\b/);
+      const listed = await api.call('GET', `/api/public/listings/${created.listingId}`);
+      expect(listed.body.price).toBe('100.00');
+    });
+
+    it('shows a scheduled auction as PENDING and not active until it starts', async () => {
+      const now = api.deps.clock().getTime();
+      const created = await listing({ startsAt: new Date(now + HOUR), endsAt: new Date(now + 2 * HOUR) });
+      const response = await api.call('GET', `/api/public/listings/${created.listingId}/auction`);
+      expect(response.body).toMatchObject({ status: 'PENDING', isActive: false, buyNowAvailable: false });
+    });
+
+    it('answers the polling status with the live figures only', async () => {
+      const created = await listing({ price: 7_500 });
+      const response = await api.call('GET', `/api/public/listings/${created.listingId}/auction/status`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        auctionId: created.auctionId,
+        status: 'ACTIVE',
+        isActive: true,
+        endsAt: expect.stringMatching(/Z$/),
+        currentPrice: 75,
+        currentLeaderId: null,
+        minimumBid: 76,
+      });
+    });
+
+    it('answers 404 "No auction available for this item" when the listing has no auction', async () => {
+      const created = await listing({ scheduleAuction: false });
+      for (const path of [`/api/public/listings/${created.listingId}/auction`, `/api/public/listings/${created.slug}/auction/status`]) {
+        const response = await api.call('GET', path);
+        expect(response.status, path).toBe(404);
+        expect(response.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'No auction available for this item', code: 'NO_AUCTION' });
+      }
+      const unknown = await api.call('GET', `/api/public/listings/${randomUUID()}/auction`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.message).toBe('Listing not found');
+      const draft = await listing({ stage: 'NFC_BOUND' });
+      expect((await api.call('GET', `/api/public/listings/${draft.listingId}/auction`)).body.message).toBe('Listing not found');
+    });
+  });
+});
