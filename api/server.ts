@@ -21,9 +21,6 @@ async function main(): Promise<void> {
     if (outcome.created) app.log.info({ email: config.seedAdmin.email }, 'created the SEED_ADMIN_EMAIL administrator');
     else if (!outcome.hasAdminRole) app.log.warn({ email: config.seedAdmin.email }, 'SEED_ADMIN_EMAIL belongs to an account without the ADMIN role; left unchanged');
   }
-  // The embedded default stocks itself on first start; a real deployment only with `npm run seed`.
-  const isEmbedded = !config.databaseUrl && !config.eventStoreUrl;
-  const seed = isEmbedded ? await seedDemoMarketplace(services.deps) : undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -39,6 +36,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The embedded default stocks itself on first start (while already answering); a real
+  // deployment only with `npm run seed`.
+  const isEmbedded = !config.databaseUrl && !config.eventStoreUrl;
+  const seed = isEmbedded ? await seedDemoMarketplace(services.deps) : undefined;
   console.log(banner(config, app.server.address(), infrastructure.description, seed));
 }
 

@@ -77,7 +77,7 @@ describe('configuration', () => {
 });
 
 describe('npm start', () => {
-  it('serves /health on PORT and keeps its data under DATA_DIR', async () => {
+  it('serves /health on PORT, keeps its data under DATA_DIR, stocks the marketplace and prints how to sign in', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'provenance-start-'));
     const port = await freePort();
     const child = spawn('npm', ['start'], {
@@ -90,15 +90,23 @@ describe('npm start', () => {
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      const body = await waitForHealth(`http://127.0.0.1:${port}/health`, 60_000, () => output);
+      const body = await waitForHealth(`http://127.0.0.1:${port}/health`, 150_000, () => output);
       expect(body).toEqual({ status: 'ok' });
       expect(await readdir(dataDir)).toContain('pglite');
+      // Once the first start has stocked the marketplace, it says where to go and how to sign in.
+      const deadline = Date.now() + 150_000;
+      while (!output.includes('Demo buyer') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(output).toContain(`Provenance is running at http://localhost:${port}`);
+      expect(output).toMatch(/Demo admin: +admin@provenance\.local \/ \S{12,}/);
+      expect(output).toMatch(/Demo buyer: +buyer@provenance\.local \/ \S{12,}/);
+      const listings = (await (await fetch(`http://127.0.0.1:${port}/api/public/listings`)).json()) as { totalElements: number };
+      expect(listings.totalElements).toBe(10);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });
 
 async function freePort(): Promise<number> {
