@@ -26,7 +26,10 @@ import {
 import { InMemoryEventStore } from '../../engine/eventstore/memory';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { NodePostgresClient, PGliteClient } from '../../engine/eventstore/postgres/sql-client';
+import { createKysely } from '../../engine/eventstore/postgres/kysely-dialect';
+import { NodePostgresClient, PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { migrateReadModels, ProjectionRunner, type ReadModels } from '../../projections';
+import type { Kysely } from 'kysely';
 
 const RULES: AuctionRules = {
   currency: 'USD',
@@ -141,6 +144,31 @@ async function racingBidders(store: EventStore, options: { bidders: number; seco
   };
 }
 
+/** From a bid's answer to the bid being in the read models (the projections running live). */
+async function projectionLag(store: EventStore, sql: SqlClient, bids: number) {
+  const db = createKysely<ReadModels>(sql);
+  await migrateReadModels(db as Kysely<unknown>);
+  const runner = new ProjectionRunner(store, db);
+  await runner.start();
+  await runner.caughtUp();
+  const handler = new CommandHandler(store);
+  const auctionId = randomUUID();
+  await handleAuctionCommand(handler, schedule(auctionId));
+  const lags: number[] = [];
+  let amount = minimumNextBid(RULES, { price: RULES.startingPrice, leaderId: null, leadingBidId: null, leaderMaximum: null, reserveMet: null });
+  for (let i = 0; i < bids; i++) {
+    const handled = await handleAuctionCommand(handler, bid(auctionId, `bidder-${i % 2}`, amount, new Date().toISOString()));
+    const answeredAt = performance.now();
+    const head = await store.headPosition();
+    await runner.caughtUpTo(head!);
+    lags.push(performance.now() - answeredAt);
+    if (handled.state.status === 'ACTIVE') amount = minimumNextBid(RULES, handled.state.standing);
+  }
+  await runner.stop();
+  lags.sort((a, b) => a - b);
+  return { bids, lagMs: { p50: round(percentile(lags, 50)), p95: round(percentile(lags, 95)), p99: round(percentile(lags, 99)), max: round(lags.at(-1) ?? 0) } };
+}
+
 function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
@@ -155,14 +183,14 @@ async function main(): Promise<void> {
   results.pureEngine = pureEngine(100_000);
   console.log('pure engine', results.pureEngine);
 
-  const stores: Array<{ name: string; open: () => Promise<{ store: EventStore; close: () => Promise<void> }> }> = [
+  const stores: Array<{ name: string; open: () => Promise<{ store: EventStore; sql?: SqlClient; close: () => Promise<void> }> }> = [
     { name: 'in-memory', open: async () => ({ store: new InMemoryEventStore(), close: async () => undefined }) },
     {
       name: 'PGlite',
       open: async () => {
         const sql = await PGliteClient.open();
         const store = await PostgresEventStore.open(sql);
-        return { store, close: async () => { await store.close(); await sql.close(); } };
+        return { store, sql, close: async () => { await store.close(); await sql.close(); } };
       },
     },
   ];
@@ -171,12 +199,21 @@ async function main(): Promise<void> {
     stores.push({
       name: 'PostgreSQL',
       open: async () => {
-        const sql = new NodePostgresClient({ connectionString: databaseUrl, max: 20 });
-        await sql.query('CREATE SCHEMA IF NOT EXISTS bench');
-        await sql.close();
+        const admin = new NodePostgresClient({ connectionString: databaseUrl, max: 1 });
+        await admin.query('DROP SCHEMA IF EXISTS bench CASCADE');
+        await admin.query('CREATE SCHEMA bench');
         const scoped = new NodePostgresClient({ connectionString: databaseUrl, max: 20, options: '-c search_path=bench' });
         const store = await PostgresEventStore.open(scoped, { channel: 'bench_events' });
-        return { store, close: async () => { await store.close(); await scoped.close(); } };
+        return {
+          store,
+          sql: scoped,
+          close: async () => {
+            await store.close();
+            await scoped.close();
+            await admin.query('DROP SCHEMA bench CASCADE');
+            await admin.close();
+          },
+        };
       },
     });
   } else {
@@ -184,16 +221,22 @@ async function main(): Promise<void> {
   }
 
   const hotAuction: Record<string, unknown> = {};
+  const readModelLag: Record<string, unknown> = {};
   for (const { name, open } of stores) {
-    const { store, close } = await open();
+    const { store, sql, close } = await open();
     for (const bidders of [2, 50]) {
       const figures = await racingBidders(store, { bidders, seconds });
       hotAuction[`${name}, ${bidders} bidders`] = figures;
       console.log(`hot auction on ${name}, ${bidders} bidders`, figures);
     }
+    if (sql) {
+      readModelLag[name] = await projectionLag(store, sql, 200);
+      console.log(`read model lag on ${name}`, readModelLag[name]);
+    }
     await close();
   }
   results.hotAuction = hotAuction;
+  results.readModelLag = readModelLag;
 
   const file = new URL('./results.json', import.meta.url);
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);

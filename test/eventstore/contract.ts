@@ -230,6 +230,26 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('log order across many events', () => {
+      it('keeps append order when positions grow a digit (9 -> 10, 99 -> 100, ...)', async () => {
+        const prefix = newPrefix();
+        const batch = Array.from({ length: 120 }, (_, n) => event('Counted', { n }));
+        await store.appendToStream(`${prefix}-a`, batch.slice(0, 60), { expectedRevision: 'no_stream' });
+        await store.appendToStream(`${prefix}-a`, batch.slice(60), { expectedRevision: 59 });
+        const logged = ofPrefix(await readWholeLog(store), prefix);
+        expect(logged.map((e) => (e.data as { n: number }).n)).toEqual(batch.map((_, n) => n));
+        const seen: number[] = [];
+        const subscription = store.subscribeToAll({ after: 'start' }, async (events) => {
+          seen.push(...ofPrefix(events, prefix).map((e) => (e.data as { n: number }).n));
+        });
+        await waitUntil(() => seen.length >= 120);
+        await subscription.stop();
+        expect(seen).toEqual(batch.map((_, n) => n));
+        const head = await store.headPosition();
+        expect(comparePositions(head!, logged.at(-1)!.position)).toBeGreaterThanOrEqual(0);
+      });
+    });
+
     describe('the head of the log', () => {
       it('is the position of the newest committed event', async () => {
         const result = await store.appendToStream(`${newPrefix()}-a`, [event(), event()], { expectedRevision: 'no_stream' });

@@ -28,8 +28,8 @@ export interface PostgresEventStoreOptions {
 interface EventRow {
   stream_id: string;
   stream_revision: string | number;
-  transaction_id: string;
-  global_position: string;
+  commit_position: string;
+  prepare_position: string;
   event_id: string;
   event_type: string;
   data: unknown;
@@ -41,12 +41,16 @@ interface StoredRow {
   event_id: string;
   stream_id: string;
   stream_revision: string | number;
-  transaction_id: string;
-  global_position: string;
+  commit_position: string;
+  prepare_position: string;
 }
 
-const EVENT_COLUMNS = `stream_id, stream_revision, transaction_id::text AS transaction_id,
-  global_position::text AS global_position, event_id::text AS event_id, event_type, data, metadata, recorded_at`;
+/**
+ * Positions travel as text (bigint and xid8 exceed what every driver reads exactly). Their aliases
+ * must differ from the column names: ORDER BY would otherwise sort by the text ("1000" < "955").
+ */
+const EVENT_COLUMNS = `stream_id, stream_revision, transaction_id::text AS commit_position,
+  global_position::text AS prepare_position, event_id::text AS event_id, event_type, data, metadata, recorded_at`;
 
 /**
  * Events committed by transactions older than every open one: nothing can still be written before
@@ -127,22 +131,22 @@ export class PostgresEventStore implements EventStore {
 
     const firstRevision = claimed - count + 1;
     const payload = JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })));
-    const { rows } = await tx.query<{ transaction_id: string; global_position: string }>(
+    const { rows } = await tx.query<{ commit_position: string; prepare_position: string }>(
       `INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata)
        SELECT $1, $2::bigint + e.ordinality - 1, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
        FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ordinality)
        ORDER BY e.ordinality
-       RETURNING transaction_id::text AS transaction_id, global_position::text AS global_position`,
+       RETURNING transaction_id::text AS commit_position, global_position::text AS prepare_position`,
       [streamId, firstRevision, payload],
     );
-    const last = rows.reduce((max, row) => (BigInt(row.global_position) > BigInt(max.global_position) ? row : max));
+    const last = rows.reduce((max, row) => (BigInt(row.prepare_position) > BigInt(max.prepare_position) ? row : max));
     return { streamId, nextExpectedRevision: claimed, position: toPosition(last) };
   }
 
   async #retriedBatch(tx: SqlQueryable, request: AppendRequest): Promise<AppendResult | null> {
     const { rows } = await tx.query<StoredRow>(
-      `SELECT event_id::text AS event_id, stream_id, stream_revision, transaction_id::text AS transaction_id,
-              global_position::text AS global_position
+      `SELECT event_id::text AS event_id, stream_id, stream_revision, transaction_id::text AS commit_position,
+              global_position::text AS prepare_position
        FROM events WHERE event_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
       [JSON.stringify(request.events.map((event) => event.id))],
     );
@@ -203,7 +207,7 @@ export class PostgresEventStore implements EventStore {
       read: (after, maxCount) => this.#readSettled(after, maxCount),
       end: async () => {
         const { rows } = await this.#sql.query<StoredRow>(
-          `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM events
+          `SELECT transaction_id::text AS commit_position, global_position::text AS prepare_position FROM events
            WHERE ${SETTLED} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
         );
         return rows[0] ? toPosition(rows[0]) : null;
@@ -217,7 +221,7 @@ export class PostgresEventStore implements EventStore {
 
   async headPosition(): Promise<LogPosition | null> {
     const { rows } = await this.#sql.query<StoredRow>(
-      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position FROM events
+      `SELECT transaction_id::text AS commit_position, global_position::text AS prepare_position FROM events
        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     );
     return rows[0] ? toPosition(rows[0]) : null;
@@ -264,8 +268,8 @@ async function claimRevisions(tx: SqlQueryable, streamId: string, expected: Expe
   return rows[0] ? Number(rows[0].revision) : null;
 }
 
-function toPosition(row: { transaction_id: string; global_position: string }): LogPosition {
-  return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+function toPosition(row: { commit_position: string; prepare_position: string }): LogPosition {
+  return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
