@@ -2,7 +2,12 @@ import { sql, type Kysely } from 'kysely';
 
 /** The first read models: listings, auctions, bids, refused bids, NFC tags, checkpoints. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+  // One copy of the extension per database, kept in public so that dropping an application's (or
+  // a test's) schema never drops it; the operator class is named with the schema it lives in.
+  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`.execute(db);
+  const { rows } = await sql<{ schema: string }>`
+    SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'`.execute(db);
+  const trigramOps = sql.raw(`${rows[0]!.schema}.gin_trgm_ops`);
 
   await db.schema
     .createTable('listings')
@@ -34,7 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`CREATE INDEX listings_search ON listings USING gin (search_text gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX listings_search ON listings USING gin (search_text ${trigramOps})`.execute(db);
   for (const column of ['created_at', 'price', 'title', 'auction_ends_at']) {
     await db.schema.createIndex(`listings_status_${column}`).on('listings').columns(['status', column]).execute();
   }
