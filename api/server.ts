@@ -27,6 +27,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // Requests in flight get 5 s to finish; then every connection is cut, whatever Node thinks of it.
+    setTimeout(() => app.server.closeAllConnections(), 5000).unref();
     await app.close();
     await services.stop();
     await infrastructure.close();

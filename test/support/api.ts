@@ -131,6 +131,9 @@ export async function startTestApi(
       return { status: response.status, body: parsed, headers: response.headers };
     },
     async close() {
+      // fetch keeps connections alive; one Node still counts as busy would hold close() for the
+      // whole keep-alive timeout (72 s). A test server has nothing left to answer: drop them all.
+      app.server.closeAllConnections();
       await app.close();
       await services.stop();
       await connection.close();
