@@ -1,21 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDependencies } from '../../api/dependencies';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
-import { handleTagBinding } from '../../engine/application/tag-binding';
 import {
   auctionStreamId,
-  FLAT_ONE_DOLLAR,
-  listingDecider,
   listingStreamId,
-  nfcTagDecider,
-  nfcTagStreamId,
   type Actor,
   type AuctionRules,
   type CommandMetadata,
-  type ListingCommand,
 } from '../../engine/domain';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
+import { createMarketplaceListing } from '../support/marketplace';
 
 // ---- a clock the tests move ---------------------------------------------------------------------
 
@@ -43,53 +38,12 @@ interface Lot {
   readonly endsAt: Date;
 }
 
-/**
- * A listing drafted, saved, bound to a fresh NFC tag and published, with its auction scheduled:
- * from `startsAt` (default: now) for an hour unless told otherwise.
- */
-async function publishLot(deps: AppDependencies, options: { startsAt?: Date; endsAt?: Date; rules?: Partial<AuctionRules> } = {}): Promise<Lot> {
-  const listingId = `listing-${randomUUID()}`;
-  const auctionId = `auction-${randomUUID()}`;
-  const uid = randomBytes(7).toString('hex');
+/** A published listing with its auction, made by the shared fixture: from `startsAt` (default: now) for an hour. */
+async function publishLot(api: TestApi, options: { startsAt?: Date; endsAt?: Date; rules?: Partial<AuctionRules> } = {}): Promise<Lot> {
   const startsAt = options.startsAt ?? now;
   const endsAt = options.endsAt ?? new Date(startsAt.getTime() + HOUR);
-  const listing = (command: Omit<ListingCommand, 'metadata'>) =>
-    deps.commands.handle(listingDecider, listingStreamId(listingId), { ...command, metadata: metadata(ADMIN) } as ListingCommand);
-
-  await listing({
-    type: 'DraftListing',
-    data: {
-      listingId,
-      slug: `lot-${listingId.slice(-12)}`,
-      mediaIds: ['media-front'],
-      details: {
-        title: 'Game-worn jersey',
-        description: 'Photo-matched.',
-        category: 'CLOTHING',
-        condition: 'GAME_WORN',
-        sportType: 'FOOTBALL',
-        price: 5_000,
-        playerName: 'A. Player',
-        teamOrClub: 'patriots',
-        leagueOrEvent: 'NFL',
-        dateOrSeason: '2030',
-        size: 'l',
-        tags: ['WORN'],
-        jersey: null,
-      },
-    },
-  });
-  await listing({ type: 'SaveListing', data: { listingId } });
-  await deps.commands.handle(nfcTagDecider, nfcTagStreamId(uid), { type: 'ProvisionNfcTag', data: { uid, claimCode: null }, metadata: metadata(ADMIN) });
-  await handleTagBinding(deps.commands, { type: 'BindTagToListing', data: { listingId, uid }, metadata: metadata(ADMIN) });
-  const rules: AuctionRules = { currency: 'USD', startingPrice: 5_000, incrementTable: FLAT_ONE_DOLLAR, softClose: null, reservePrice: null, buyNowPrice: null, ...options.rules };
-  await handleAuctionCommand(deps.commands, {
-    type: 'ScheduleAuction',
-    data: { auctionId, listingId, sellerId: ADMIN.userId, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString(), rules },
-    metadata: metadata(ADMIN),
-  });
-  await listing({ type: 'PublishListing', data: { listingId, auctionId } });
-  return { auctionId, listingId, startsAt, endsAt };
+  const listing = await createMarketplaceListing(api, { seller: ADMIN, decidedAt: now, startsAt, endsAt, ...(options.rules ? { rules: options.rules } : {}) });
+  return { auctionId: listing.auctionId!, listingId: listing.listingId, startsAt, endsAt };
 }
 
 function placeBid(deps: AppDependencies, auctionId: string, bidderId: string, amount: number, options: { maximum?: number } = {}) {
@@ -140,7 +94,7 @@ describe.each(API_BACKENDS)('the auction lifecycle worker on %s', (backend) => {
   afterAll(async () => api.close());
 
   it('opens a pending auction once its start has come, not before', async () => {
-    const lot = await publishLot(api.deps, { startsAt: new Date(now.getTime() + 10 * MINUTE) });
+    const lot = await publishLot(api, { startsAt: new Date(now.getTime() + 10 * MINUTE) });
     await round(api);
     expect((await auctionRow(api, lot.auctionId)).status).toBe('PENDING');
 
@@ -154,9 +108,9 @@ describe.each(API_BACKENDS)('the auction lifecycle worker on %s', (backend) => {
   });
 
   it('closes auctions at their end with the right result, and their listings follow', async () => {
-    const sold = await publishLot(api.deps);
-    const noBids = await publishLot(api.deps);
-    const reserveNotMet = await publishLot(api.deps, { rules: { reservePrice: 20_000 } });
+    const sold = await publishLot(api);
+    const noBids = await publishLot(api);
+    const reserveNotMet = await publishLot(api, { rules: { reservePrice: 20_000 } });
     await placeBid(api.deps, sold.auctionId, 'buyer-ann', 5_100);
     await placeBid(api.deps, sold.auctionId, 'buyer-bob', 7_500);
     await placeBid(api.deps, reserveNotMet.auctionId, 'buyer-ann', 6_000);
@@ -191,7 +145,7 @@ describe.each(API_BACKENDS)('the auction lifecycle worker on %s', (backend) => {
   });
 
   it('settles the listing of an auction cancelled by an admin', async () => {
-    const lot = await publishLot(api.deps);
+    const lot = await publishLot(api);
     await handleAuctionCommand(api.deps.commands, {
       type: 'CancelAuction',
       data: { auctionId: lot.auctionId, reason: 'Item failed authentication' },
@@ -203,7 +157,7 @@ describe.each(API_BACKENDS)('the auction lifecycle worker on %s', (backend) => {
 
   it('does not close an extended auction at its original end', async () => {
     const start = now;
-    const lot = await publishLot(api.deps, {
+    const lot = await publishLot(api, {
       startsAt: start,
       endsAt: new Date(start.getTime() + HOUR),
       rules: { softClose: { windowSeconds: 600, latestEndsAt: new Date(start.getTime() + 2 * HOUR).toISOString() } },
@@ -228,7 +182,7 @@ describe.each(API_BACKENDS)('the auction lifecycle worker on %s', (backend) => {
   it('closes each auction exactly once with two workers (two API processes) on one database', async () => {
     const other = await startTestApi(backend, { sharing: api, clock });
     try {
-      const lots = await Promise.all(Array.from({ length: 6 }, () => publishLot(api.deps)));
+      const lots = await Promise.all(Array.from({ length: 6 }, () => publishLot(api)));
       await Promise.all(lots.slice(0, 3).map((lot, index) => placeBid(api.deps, lot.auctionId, `buyer-${index}`, 5_100 + index * 100)));
       moveClockTo(new Date(Math.max(...lots.map((lot) => lot.endsAt.getTime())) + 1_000));
 
@@ -255,7 +209,7 @@ describe.each(API_BACKENDS)('the auction lifecycle worker on %s', (backend) => {
     try {
       // The only worker on this database stops (its process goes down) before the auction ends.
       await api.deps.lifecycle!.stop();
-      const lot = await publishLot(api.deps, { endsAt: new Date(now.getTime() + 30 * MINUTE) });
+      const lot = await publishLot(api, { endsAt: new Date(now.getTime() + 30 * MINUTE) });
       await placeBid(api.deps, lot.auctionId, 'buyer-ann', 6_000);
       moveClockTo(new Date(lot.endsAt.getTime() + HOUR));
       await api.deps.projections.caughtUp();

@@ -127,11 +127,7 @@ export async function createMarketplaceListing(api: Pick<TestApi, 'deps' | 'sign
   return { listingId, auctionId, slug, sellerId: seller.userId, seller, nfcUid, mediaIds };
 }
 
-/**
- * Resolves once the read models hold every event of these streams (say, an auction's stream after
- * a bid). ProjectionRunner.caughtUp() waits only for the log's settled prefix, which on PostgreSQL
- * can stop short of events just committed while another transaction was open.
- */
+/** Resolves once the read models hold every event of these streams (say, an auction's stream after a bid). */
 export async function caughtUpWith(api: Pick<TestApi, 'deps'>, ...streamIds: string[]): Promise<void> {
   const { eventStore, projections } = api.deps;
   const lastEvents = await Promise.all(streamIds.map(async (streamId) => (await eventStore.readStream(streamId)).at(-1)));
