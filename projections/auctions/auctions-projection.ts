@@ -121,15 +121,15 @@ async function applyStanding(db: Transaction<ReadModels>, auctionId: string, sta
   await db.updateTable('listings').set({ price: standing.price, updated_at: at }).where('id', '=', row.listing_id).execute();
 }
 
+/** The auction's rules as recorded in its row (jsonb arrives parsed from pg, as text from some drivers). */
 function rulesOf(row: { increment_table: unknown; starting_price: unknown; reserve_price: unknown; buy_now_price: unknown; soft_close: unknown }): AuctionRules {
-  const table = (typeof row.increment_table === 'string' ? JSON.parse(row.increment_table) : row.increment_table) as AuctionRules['incrementTable'];
+  const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
   return {
     currency: 'USD',
     startingPrice: Number(row.starting_price),
-    incrementTable: table,
-    softClose: null,
+    incrementTable: parsed<AuctionRules['incrementTable']>(row.increment_table),
+    softClose: parsed<AuctionRules['softClose']>(row.soft_close),
     reservePrice: row.reserve_price === null ? null : Number(row.reserve_price),
     buyNowPrice: row.buy_now_price === null ? null : Number(row.buy_now_price),
   };
 }
-
