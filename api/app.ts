@@ -5,7 +5,10 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { AppDependencies } from './dependencies';
 import { authentication } from './http/authentication';
 import { handleError, handleNotFound, HttpError } from './http/errors';
+import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
+import { custodyRoutes } from './custody/routes';
+import { mobileBindingRoutes } from './mobile-binding/routes';
 import { bidRoutes } from './bids/routes';
 import { listingRoutes } from './listings/routes';
 import { liveRoutes } from './live/routes';
@@ -66,6 +69,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(bidRoutes, { deps });
   await app.register(liveRoutes, { deps });
   await app.register(mediaRoutes, { deps });
+  await app.register(adminRoutes, { deps });
+  await app.register(custodyRoutes, { deps });
+  await app.register(mobileBindingRoutes, { deps });
 
   return app;
 }

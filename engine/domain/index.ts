@@ -12,3 +12,5 @@ export * from './listing/listing';
 export * from './nfc-tag/identifiers';
 export * from './nfc-tag/nfc-tag';
 export * from './binding';
+export * from './publication';
+export * from './listing/slug-claim';

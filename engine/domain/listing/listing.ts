@@ -4,6 +4,7 @@ import { assertNever, invalid, notFound, rejected } from '../shared/errors';
 import { commandMetadataSchema, eventMetadataFor, eventMetadataSchema, messageSchema, requireReason, requireRole } from '../shared/messages';
 import { centsSchema } from '../shared/money';
 import { requireNfcUid } from '../nfc-tag/identifiers';
+import { MAX_SLUG_LENGTH, SLUG_PATTERN } from './slug-claim';
 
 export const MAX_MEDIA_PER_LISTING = 8;
 
@@ -56,7 +57,14 @@ const mediaIds = z.array(id).max(MAX_MEDIA_PER_LISTING * 4);
 export const listingCommandSchema = z.discriminatedUnion('type', [
   messageSchema(
     'DraftListing',
-    z.strictObject({ listingId: id, slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(200), details: listingDetailsSchema, mediaIds }),
+    z.strictObject({
+      listingId: id,
+      slug: z.string().regex(SLUG_PATTERN).max(MAX_SLUG_LENGTH),
+      details: listingDetailsSchema,
+      mediaIds,
+      /** Save at once (the admin form's Save Listing): drafted and saved in one decision, or neither. */
+      save: z.boolean().optional(),
+    }),
     commandMetadataSchema,
   ),
   messageSchema('ReviseListingDetails', z.strictObject({ listingId: id, details: listingDetailsSchema }), commandMetadataSchema),
@@ -169,7 +177,10 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
       if (state.status !== 'NONE') throw rejected('LISTING_ALREADY_EXISTS', 'This listing already exists');
       const mediaIds = arrangedMedia(command.data.mediaIds);
       const { slug, details } = command.data;
-      return [{ type: 'ListingDrafted', data: { listingId, ownerId: command.metadata.actor.userId, slug, details, mediaIds }, metadata }];
+      const drafted: ListingEvent = { type: 'ListingDrafted', data: { listingId, ownerId: command.metadata.actor.userId, slug, details, mediaIds }, metadata };
+      if (!command.data.save) return [drafted];
+      if (mediaIds.length === 0) throw mediaRequired();
+      return [drafted, { type: 'ListingSaved', data: { listingId }, metadata }];
     }
     case 'ReviseListingDetails': {
       requireEditable(state);

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDependencies } from '../../dependencies';
+
+export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async () => {};
