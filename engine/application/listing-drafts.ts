@@ -1,4 +1,7 @@
+import { decideTagBinding } from '../domain/binding';
 import { decideListing, evolveListing, initialListingState, listingStreamId, type ListingCommand, type ListingEvent } from '../domain/listing/listing';
+import { evolveNfcTag, initialNfcTagState, nfcTagStreamId } from '../domain/nfc-tag/nfc-tag';
+import { fold } from '../domain/shared/decider';
 import { decideSlugClaim, listingSlugStreamId, MAX_SLUG_LENGTH } from '../domain/listing/slug-claim';
 import { rejected } from '../domain/shared/errors';
 import type { AppendRequest } from '../eventstore/port';
@@ -7,6 +10,7 @@ import { loadStream, toNewEvents, type CommandHandler } from './command-handler'
 type DraftListing = Extract<ListingCommand, { type: 'DraftListing' }>;
 
 const listingFold = { initialState: initialListingState, evolve: evolveListing };
+const tagFold = { initialState: initialNfcTagState, evolve: evolveNfcTag };
 /** tom-brady-12, then tom-brady-12-2 ... -9, then the listing id's first characters, which are its own. */
 const NUMBERED_ATTEMPTS = 8;
 
@@ -20,21 +24,36 @@ export interface DraftedListing {
  * Drafts a listing under a slug no other listing has: the listing's first events and the slug's
  * claim go in one atomic append. A slug taken already gets "-2", "-3"..., then a piece of the
  * listing's id; the listing keeps a readable address either way.
+ *
+ * `bindTag`: a saved draft can take its NFC tag in the same append (the jersey form's nfcUid), so
+ * a refused binding leaves no listing behind.
  */
-export async function handleListingDraft(handler: CommandHandler, command: DraftListing): Promise<DraftedListing> {
+export async function handleListingDraft(handler: CommandHandler, command: DraftListing, options: { bindTag?: string } = {}): Promise<DraftedListing> {
   const { store } = handler;
   const { listingId } = command.data;
   const listingStream = listingStreamId(listingId);
+  const tagStream = options.bindTag === undefined ? null : nfcTagStreamId(options.bindTag);
   for (const slug of slugCandidates(command.data.slug, listingId)) {
     const slugStream = listingSlugStreamId(slug);
-    const drafted = await handler.exclusive([listingStream, slugStream], async () => {
+    const drafted = await handler.exclusive([listingStream, slugStream, ...(tagStream ? [tagStream] : [])], async () => {
       const listing = await loadStream(store, listingFold, listingStream);
       const slugHolder = await store.readStream(slugStream);
       const claimedBy = slugHolder.length > 0 ? String((slugHolder[0]!.data as { listingId: string }).listingId) : null;
       if (claimedBy !== null && claimedBy !== listingId) return null;
       const claim = decideSlugClaim(slug, listingId, claimedBy, command.metadata);
       const events = decideListing({ ...command, data: { ...command.data, slug } }, listing.state);
-      const requests: AppendRequest[] = [{ streamId: listingStream, events: toNewEvents(command, events), expectedRevision: listing.expectedRevision }];
+      const requests: AppendRequest[] = [];
+      if (tagStream !== null) {
+        const tag = await loadStream(store, tagFold, tagStream);
+        const binding = decideTagBinding(
+          { type: 'BindTagToListing', data: { listingId, uid: options.bindTag! }, metadata: command.metadata },
+          fold({ initialState: listing.state, evolve: evolveListing }, events),
+          tag.state,
+        );
+        events.push(...binding.listingEvents);
+        requests.push({ streamId: tagStream, events: toNewEvents(command, binding.tagEvents, events.length + claim.length), expectedRevision: tag.expectedRevision });
+      }
+      requests.push({ streamId: listingStream, events: toNewEvents(command, events), expectedRevision: listing.expectedRevision });
       if (claim.length > 0) requests.push({ streamId: slugStream, events: toNewEvents(command, claim, events.length), expectedRevision: 'no_stream' });
       await store.appendToStreams(requests);
       return { events, slug };

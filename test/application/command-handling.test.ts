@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { CommandHandler, loadStream } from '../../engine/application/command-handler';
+import { handleListingDraft } from '../../engine/application/listing-drafts';
+import { handleListingPublication } from '../../engine/application/listing-publication';
 import { handleTagBinding } from '../../engine/application/tag-binding';
 import {
   auctionDecider,
@@ -10,6 +12,7 @@ import {
   DomainError,
   FLAT_ONE_DOLLAR,
   listingDecider,
+  listingSlugStreamId,
   listingStreamId,
   nfcTagDecider,
   nfcTagStreamId,
@@ -257,6 +260,97 @@ describe.each(stores)('command handling on $name', ({ open }) => {
       expect(tagEvents.at(-1)).toMatchObject({ type: 'NfcTagUnbound', data: { listingId, reason: 'Tag damaged' } });
       const listing = await loadStream(store, listingDecider, listingStreamId(listingId));
       expect(listing.state).toMatchObject({ status: 'SAVED', nfcUid: null });
+    });
+  });
+
+  describe('listing drafts and publication (multi-stream use cases)', () => {
+    const draft = (listingId: string, slug: string, save = true) => ({
+      type: 'DraftListing' as const,
+      data: { listingId, slug, details: listingDetails, mediaIds: ['media-1'], save },
+      metadata: meta(admin),
+    });
+
+    it('gives listings drafted at the same moment by two processes with one slug each a different slug', async () => {
+      const otherProcess = new CommandHandler(store);
+      const base = `jersey-${randomUUID().slice(0, 8)}`;
+      const drafted = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => handleListingDraft(n % 2 === 0 ? handler : otherProcess, draft(randomUUID(), base))),
+      );
+      const slugs = drafted.map((outcome) => outcome.slug).sort();
+      expect(slugs).toEqual([base, `${base}-2`, `${base}-3`, `${base}-4`, `${base}-5`, `${base}-6`]);
+      for (const slug of slugs) expect(await store.readStream(listingSlugStreamId(slug))).toHaveLength(1);
+    });
+
+    it('leaves nothing behind when the tag bound in the same step is refused', async () => {
+      const listingId = randomUUID();
+      const slug = `refused-${listingId.slice(0, 8)}`;
+      await expect(handleListingDraft(handler, draft(listingId, slug), { bindTag: '04:00:00:00:00:00:99' })).rejects.toMatchObject({ code: 'NFC_TAG_NOT_FOUND' });
+      expect(await store.readStream(listingStreamId(listingId))).toEqual([]);
+      expect(await store.readStream(listingSlugStreamId(slug))).toEqual([]);
+    });
+
+    async function boundListing(): Promise<string> {
+      const listingId = randomUUID();
+      const uid = randomUUID().replace(/-/g, '').slice(0, 14);
+      await handler.handle(nfcTagDecider, nfcTagStreamId(uid), { type: 'ProvisionNfcTag', data: { uid, claimCode: null }, metadata: meta(admin) });
+      await handleListingDraft(handler, draft(listingId, `bound-${listingId.slice(0, 8)}`), { bindTag: uid });
+      return listingId;
+    }
+    const publish = (listingId: string, auctionId: string, commandId = randomUUID(), endsAt = '2026-12-10T12:00:00.000Z') => ({
+      type: 'PublishListingAtAuction' as const,
+      data: {
+        listingId,
+        auctionId,
+        startsAt: NOW,
+        endsAt,
+        rules: { currency: 'USD' as const, startingPrice: 5_000, incrementTable: FLAT_ONE_DOLLAR, softClose: null, reservePrice: null, buyNowPrice: null },
+      },
+      metadata: meta(admin, commandId),
+    });
+
+    it('publishes the listing and schedules its auction together; the same command again is refused and writes nothing', async () => {
+      const listingId = await boundListing();
+      const auctionId = randomUUID();
+      const commandId = randomUUID();
+      await handleListingPublication(handler, publish(listingId, auctionId, commandId));
+      await expect(handleListingPublication(new CommandHandler(store), publish(listingId, auctionId, commandId))).rejects.toMatchObject({ code: 'LISTING_ALREADY_PUBLISHED' });
+      expect((await store.readStream(listingStreamId(listingId))).map((event) => event.type)).toEqual(['ListingDrafted', 'ListingSaved', 'ListingTagBound', 'ListingPublished']);
+      expect((await store.readStream(auctionStreamId(auctionId))).map((event) => event.type)).toEqual(['AuctionScheduled', 'AuctionOpened']);
+    });
+
+    it('writes neither stream when the auction refuses its rules', async () => {
+      const listingId = await boundListing();
+      const auctionId = randomUUID();
+      await expect(handleListingPublication(handler, publish(listingId, auctionId, randomUUID(), NOW))).rejects.toMatchObject({ code: 'INVALID_SCHEDULE' });
+      expect((await store.readStream(listingStreamId(listingId))).at(-1)!.type).toBe('ListingTagBound');
+      expect(await store.readStream(auctionStreamId(auctionId))).toEqual([]);
+    });
+
+    it('lets only one of two processes publish one listing at the same moment: one auction, not two', async () => {
+      const listingId = await boundListing();
+      const auctions = [randomUUID(), randomUUID()];
+      const outcomes = await Promise.allSettled([
+        handleListingPublication(handler, publish(listingId, auctions[0]!)),
+        handleListingPublication(new CommandHandler(store), publish(listingId, auctions[1]!)),
+      ]);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      expect(outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')!.reason).toMatchObject({ code: 'LISTING_ALREADY_PUBLISHED' });
+      const scheduled = await Promise.all(auctions.map((auctionId) => store.readStream(auctionStreamId(auctionId))));
+      expect(scheduled.filter((events) => events.length > 0)).toHaveLength(1);
+    });
+
+    it('withdraws a live listing and cancels its auction in one step', async () => {
+      const listingId = await boundListing();
+      const auctionId = randomUUID();
+      await handleListingPublication(handler, publish(listingId, auctionId));
+      const outcome = await handleListingPublication(handler, {
+        type: 'WithdrawListingFromSale',
+        data: { listingId, reason: 'Consignor withdrew the item' },
+        metadata: meta(admin),
+      });
+      expect(outcome.auctionId).toBe(auctionId);
+      expect((await store.readStream(auctionStreamId(auctionId))).at(-1)).toMatchObject({ type: 'AuctionCancelled', data: { reason: 'Consignor withdrew the item' } });
+      expect((await store.readStream(listingStreamId(listingId))).at(-1)).toMatchObject({ type: 'ListingWithdrawn' });
     });
   });
 });
