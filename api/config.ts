@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { MediaStorageSettings } from './media/storage-port';
 
 /**
  * Settings come from the environment (README, "Configuration"). Every one is optional: without
@@ -18,6 +19,18 @@ const environmentSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   /** Behind a reverse proxy: 'true' (trust it) or a comma-separated list of its addresses/CIDRs. */
   TRUST_PROXY: z.string().min(1).optional(),
+  /** Where media bytes live: local files under DATA_DIR, or an S3-compatible bucket. */
+  MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Where the public fetches media (a CDN, the bucket's public address); absent: the API's /media. */
+  MEDIA_PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The S3 address clients upload to, when it is not the one the API reaches (MinIO behind Docker's network). */
+  S3_PUBLIC_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -35,6 +48,7 @@ export interface Config {
   readonly googleClientId: string | undefined;
   /** Fastify's trustProxy: client addresses (rate limits) come from X-Forwarded-For only when set. */
   readonly trustProxy: boolean | string[];
+  readonly media: MediaStorageSettings;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +67,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (Boolean(env.SEED_ADMIN_EMAIL) !== Boolean(env.SEED_ADMIN_PASSWORD)) {
     throw new ConfigError('Invalid configuration:\n  SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together');
   }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  if (env.MEDIA_STORAGE === 's3' && !env.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3 needs S3_BUCKET (the bucket media are stored in)');
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -64,6 +84,24 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     seedAdmin: env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD ? { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD } : undefined,
     googleClientId: env.GOOGLE_CLIENT_ID,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    media: mediaSettings(env),
+  };
+}
+
+function mediaSettings(env: z.infer<typeof environmentSchema>): MediaStorageSettings {
+  if (env.MEDIA_STORAGE === 'local' || !env.S3_BUCKET) return { kind: 'local', publicBaseUrl: env.MEDIA_PUBLIC_BASE_URL };
+  return {
+    kind: 's3',
+    publicBaseUrl: env.MEDIA_PUBLIC_BASE_URL,
+    s3: {
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      publicEndpoint: env.S3_PUBLIC_ENDPOINT,
+      // S3-compatible servers (MinIO) address buckets by path unless set up with their own domain.
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === undefined ? env.S3_ENDPOINT !== undefined : env.S3_FORCE_PATH_STYLE === 'true',
+      credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import type { ProjectionRunner } from '../projections';
 import type { Database } from './database';
 import type { LifecycleWorker } from './lifecycle/worker';
 import type { LiveHub } from './live/hub';
+import type { MediaStorage } from './media/storage-port';
 
 /** What the routes work with; built once by the server (or a test) and handed to buildApp. */
 export interface AppDependencies {
@@ -22,8 +23,10 @@ export interface AppDependencies {
   readonly logLevel?: string;
   /** Fastify's trustProxy (see Config.trustProxy); false when absent. */
   readonly trustProxy?: boolean | string[];
-  /** Local files (media) live under it. */
+  /** Local files live under it. */
   readonly dataDir: string;
+  /** Where media bytes live: local files under dataDir, or an S3-compatible bucket. */
+  readonly mediaStorage: MediaStorage;
   /** Live updates: this process's sockets, fed by its one subscription to the event log. */
   readonly live: LiveHub;
   /** Opens and closes auctions on time; null when this process runs none (openServices `lifecycle: false`). */

@@ -12,9 +12,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const infrastructure = await openInfrastructure(config);
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, trustProxy: config.trustProxy });
+  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy });
   const app = await buildApp(services.deps);
-  app.log.info(infrastructure.description, 'storage');
+  app.log.info({ ...infrastructure.description, media: services.deps.mediaStorage.description }, 'storage');
 
   if (config.seedAdmin) {
     const outcome = await ensureAdmin(services.deps.db, config.seedAdmin);

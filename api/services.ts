@@ -7,6 +7,8 @@ import type { AppDependencies } from './dependencies';
 import type { Infrastructure } from './infrastructure';
 import { LifecycleWorker, type LifecycleOptions } from './lifecycle/worker';
 import { LiveHub, type LiveHubOptions } from './live/hub';
+import { createMediaStorage } from './media/storage';
+import type { MediaStorageSettings } from './media/storage-port';
 
 export interface ServiceOptions {
   readonly jwtSecret: string;
@@ -16,6 +18,8 @@ export interface ServiceOptions {
   readonly clock?: () => Date;
   readonly log?: { error(details: object, message: string): void };
   readonly dataDir: string;
+  /** Where media bytes live: local files under dataDir unless told otherwise. */
+  readonly media?: MediaStorageSettings;
   /** The live hub's limits (connections, subscriptions, buffered bytes, ping interval). */
   readonly live?: LiveHubOptions;
   /** The auction lifecycle worker: on by default; `false` runs none in this process. */
@@ -48,6 +52,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       jwtSecret: options.jwtSecret,
       googleClientId: options.googleClientId,
       dataDir: options.dataDir,
+      mediaStorage: createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret }),
       live,
       lifecycle,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),

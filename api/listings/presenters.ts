@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mediaUrl } from '../media/urls';
+import type { MediaStorage } from '../media/storage-port';
 import { centsOf, toDecimalString, toDollars, toDollarsOrNull } from '../http/money';
 import type { AuctionRow, ListingRow } from './queries';
 
@@ -31,7 +31,8 @@ export const listingAnswerSchema = z.object({
 });
 export type ListingAnswer = z.infer<typeof listingAnswerSchema>;
 
-export function presentListing(row: ListingRow): ListingAnswer {
+/** `media` says where the public fetches each file (deps.mediaStorage). */
+export function presentListing(row: ListingRow, media: Pick<MediaStorage, 'publicUrl'>): ListingAnswer {
   return {
     id: row.id,
     ownerId: row.owner_id,
@@ -41,7 +42,7 @@ export function presentListing(row: ListingRow): ListingAnswer {
     category: row.category,
     condition: row.condition,
     sportType: row.sport_type,
-    mediaUrls: row.media_ids.map((mediaId) => mediaUrl(mediaId)),
+    mediaUrls: row.media_ids.map((mediaId) => media.publicUrl(mediaId)),
     status: row.status,
     slug: row.slug,
     nfcUid: row.nfc_uid,

@@ -1,123 +1,113 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { join } from 'node:path';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
+import { LocalMediaStorage } from './local-storage';
+import { acceptedMediaType, unsupportedTypeError } from './media-types';
+import { S3MediaStorage } from './s3-storage';
+import type { MediaStorage, MediaStorageSettings, OpenedObject } from './storage-port';
 
-/** The media a listing may carry (spec section 5), with the extension their stored files get. */
-export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'video/x-msvideo': 'avi',
-};
-
-/** Keys are always `<uuid>.<ext>`: anything else read back from the table is refused, never joined to a path. */
-const STORAGE_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,5}$/;
-
-type MediaDependencies = Pick<AppDependencies, 'db' | 'dataDir' | 'clock'>;
-
-export function localMediaDirectory(dataDir: string): string {
-  return join(dataDir, 'media');
+/** The storage the settings name; the local one signs its upload URLs with a key derived from `signingSecret`. */
+export function createMediaStorage(settings: MediaStorageSettings, local: { dataDir: string; signingSecret: string }): MediaStorage {
+  switch (settings.kind) {
+    case 'local':
+      return new LocalMediaStorage({ ...local, publicBaseUrl: settings.publicBaseUrl });
+    case 's3':
+      return new S3MediaStorage(settings.s3, settings.publicBaseUrl);
+    default: {
+      const unknown: never = settings;
+      throw new Error(`unknown media storage ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
-/** "image/JPEG; charset=binary" -> "image/jpeg"; null when it is not a type a listing may carry. */
-export function acceptedMediaType(contentType: string): string | null {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
-  return Object.hasOwn(MEDIA_EXTENSIONS, type) ? type : null;
-}
+type MediaDependencies = Pick<AppDependencies, 'db' | 'clock' | 'mediaStorage'>;
 
-export interface NewLocalMedia {
+export interface NewMedia {
   readonly bytes: Uint8Array;
   readonly contentType: string;
   readonly originalFilename?: string | null;
 }
 
 /**
- * Keeps a file in the embedded default's local storage: written under a server-chosen name, then
- * recorded as COMPLETED. The seed and the upload flow both store media through here.
+ * Keeps a file the server already holds (the seed's photos): stored under a server-chosen key, then
+ * recorded as COMPLETED. Uploads from clients go through api/media/uploads.ts instead.
  */
-export async function storeLocalMedia(deps: MediaDependencies, media: NewLocalMedia): Promise<{ mediaId: string }> {
+export async function storeMedia(deps: MediaDependencies, media: NewMedia): Promise<{ mediaId: string }> {
   const contentType = acceptedMediaType(media.contentType);
-  if (contentType === null) {
-    throw new HttpError(415, `File type must be one of ${Object.keys(MEDIA_EXTENSIONS).join(', ')}`, 'UNSUPPORTED_MEDIA_TYPE');
-  }
+  if (contentType === null) throw unsupportedTypeError();
   if (media.bytes.byteLength === 0) throw new HttpError(400, 'The file is empty', 'EMPTY_MEDIA');
 
+  return storeCompletedMedia(deps, {
+    body: media.bytes,
+    sizeBytes: media.bytes.byteLength,
+    contentType,
+    originalFilename: media.originalFilename ?? null,
+    etag: null,
+  });
+}
+
+/** Bytes that passed every check, to be kept: what storeMedia and a multipart upload share. */
+export interface CheckedMedia {
+  readonly body: Uint8Array | Readable;
+  readonly sizeBytes: number;
+  /** One of the accepted types, normalised. */
+  readonly contentType: string;
+  readonly originalFilename: string | null;
+  readonly etag: string | null;
+}
+
+/**
+ * Puts checked bytes in the store under a server-chosen key and records them COMPLETED; if the
+ * record cannot be written, the stored object is removed again.
+ */
+export async function storeCompletedMedia(deps: MediaDependencies, media: CheckedMedia): Promise<{ mediaId: string }> {
   const mediaId = randomUUID();
-  const storageKey = `${mediaId}.${MEDIA_EXTENSIONS[contentType]}`;
-  const directory = localMediaDirectory(deps.dataDir);
-  await mkdir(directory, { recursive: true });
-  const path = join(directory, storageKey);
-  // Written aside and renamed, so a reader never meets half a file under the final name.
-  const partial = join(directory, `.${storageKey}.partial`);
-  await writeFile(partial, media.bytes, { flag: 'wx', mode: 0o644 });
+  const storageKey = deps.mediaStorage.keyFor(mediaId, media.contentType);
+  await deps.mediaStorage.put(storageKey, media.body, media.sizeBytes, media.contentType);
   try {
-    await rename(partial, path);
     await deps.db
       .insertInto('media')
       .values({
         id: mediaId,
         storage_key: storageKey,
-        content_type: contentType,
-        size_bytes: media.bytes.byteLength,
+        content_type: media.contentType,
+        size_bytes: media.sizeBytes,
         original_filename: filenameLabel(media.originalFilename),
         status: 'COMPLETED',
         created_at: deps.clock(),
+        ...(media.etag === null ? {} : { etag: media.etag }),
       })
       .execute();
   } catch (error) {
-    await rm(partial, { force: true });
-    await rm(path, { force: true });
+    await deps.mediaStorage.delete(storageKey);
     throw error;
   }
   return { mediaId };
 }
 
-export interface OpenedMedia {
+export interface OpenedMedia extends OpenedObject {
   readonly contentType: string;
-  readonly sizeBytes: number;
-  readonly stream: Readable;
 }
 
 /**
- * A COMPLETED local file, opened for reading; undefined when there is no such media (unknown id,
- * upload not confirmed, or the file gone from disk). The path comes from the stored key alone.
+ * A COMPLETED media file, opened for reading; undefined when there is no such media (unknown id,
+ * upload not confirmed, or the file gone from the store). The key comes from the table alone.
  */
-export async function openLocalMedia(deps: Pick<AppDependencies, 'db' | 'dataDir'>, mediaId: string): Promise<OpenedMedia | undefined> {
+export async function openMedia(deps: Pick<AppDependencies, 'db' | 'mediaStorage'>, mediaId: string): Promise<OpenedMedia | undefined> {
   const row = await deps.db
     .selectFrom('media')
     .select(['storage_key', 'content_type'])
     .where('id', '=', mediaId)
     .where('status', '=', 'COMPLETED')
     .executeTakeFirst();
-  if (!row || !STORAGE_KEY.test(row.storage_key)) return undefined;
-  let handle;
-  try {
-    handle = await open(join(localMediaDirectory(deps.dataDir), row.storage_key), 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) {
-      await handle.close();
-      return undefined;
-    }
-    // The size of the file actually sent, measured on the handle that sends it.
-    return { contentType: row.content_type, sizeBytes: stats.size, stream: handle.createReadStream() };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+  if (!row) return undefined;
+  const opened = await deps.mediaStorage.open(row.storage_key);
+  return opened && { ...opened, contentType: row.content_type };
 }
 
 /** The uploader's filename as a label: no folders, no control characters, bounded. */
-function filenameLabel(filename: string | null | undefined): string | null {
+export function filenameLabel(filename: string | null | undefined): string | null {
   if (!filename) return null;
   const base = filename.split(/[\\/]/).pop() ?? '';
   // Control characters would garble a log line or a Content-Disposition header later.

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { down, up } from '../../api/migrations/2026-11-22T0100-media';
-import { localMediaDirectory, storeLocalMedia } from '../../api/media/storage';
+import { localMediaDirectory } from '../../api/media/local-storage';
+import { storeMedia } from '../../api/media/storage';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 
 const JPEG = await readFile(new URL('../../api/seed/images/salah-ball.jpg', import.meta.url));
@@ -17,7 +18,7 @@ describe.each(API_BACKENDS)('media on %s', (backend) => {
   afterAll(async () => api.close());
 
   it('serves a stored file with its bytes, content type, length and immutable caching', async () => {
-    const { mediaId } = await storeLocalMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg', originalFilename: 'ball.jpg' });
+    const { mediaId } = await storeMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg', originalFilename: 'ball.jpg' });
 
     const response = await fetch(`${api.url}/media/${mediaId}`);
     expect(response.status).toBe(200);
@@ -30,7 +31,7 @@ describe.each(API_BACKENDS)('media on %s', (backend) => {
 
   it('keeps the file under a server-chosen name and the row COMPLETED, the client filename only as a label', async () => {
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
-    const { mediaId } = await storeLocalMedia(api.deps, { bytes, contentType: 'Image/PNG; charset=binary', originalFilename: '../../../etc/cron.d/evil.png' });
+    const { mediaId } = await storeMedia(api.deps, { bytes, contentType: 'Image/PNG; charset=binary', originalFilename: '../../../etc/cron.d/evil.png' });
 
     const row = await api.deps.db.selectFrom('media').selectAll().where('id', '=', mediaId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ storage_key: `${mediaId}.png`, content_type: 'image/png', status: 'COMPLETED', original_filename: 'evil.png' });
@@ -45,8 +46,8 @@ describe.each(API_BACKENDS)('media on %s', (backend) => {
   });
 
   it('refuses to store a type a listing cannot carry, and an empty file', async () => {
-    await expect(storeLocalMedia(api.deps, { bytes: Buffer.from('<script>alert(1)</script>'), contentType: 'text/html' })).rejects.toMatchObject({ statusCode: 415 });
-    await expect(storeLocalMedia(api.deps, { bytes: new Uint8Array(0), contentType: 'image/jpeg' })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(storeMedia(api.deps, { bytes: Buffer.from('<script>alert(1)</script>'), contentType: 'text/html' })).rejects.toMatchObject({ statusCode: 415 });
+    await expect(storeMedia(api.deps, { bytes: new Uint8Array(0), contentType: 'image/jpeg' })).rejects.toMatchObject({ statusCode: 400 });
   });
 
   it('answers 404 "Media not found" for an unknown id', async () => {
@@ -63,7 +64,7 @@ describe.each(API_BACKENDS)('media on %s', (backend) => {
       .execute();
     expect((await api.call('GET', `/media/${pendingId}`)).status).toBe(404);
 
-    const { mediaId } = await storeLocalMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' });
+    const { mediaId } = await storeMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' });
     await rm(join(localMediaDirectory(api.deps.dataDir), `${mediaId}.jpg`));
     const gone = await api.call('GET', `/media/${mediaId}`);
     expect(gone.status).toBe(404);
@@ -94,7 +95,7 @@ describe.each(API_BACKENDS)('media on %s', (backend) => {
   });
 
   it('answers HEAD with the headers and no body', async () => {
-    const { mediaId } = await storeLocalMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' });
+    const { mediaId } = await storeMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' });
     const response = await fetch(`${api.url}/media/${mediaId}`, { method: 'HEAD' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/jpeg');
@@ -108,9 +109,9 @@ describe('the media migration', () => {
     try {
       const db = api.deps.db as unknown as Kysely<unknown>;
       await down(db);
-      await expect(storeLocalMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' })).rejects.toThrow(/media/);
+      await expect(storeMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' })).rejects.toThrow(/media/);
       await up(db);
-      const { mediaId } = await storeLocalMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' });
+      const { mediaId } = await storeMedia(api.deps, { bytes: JPEG, contentType: 'image/jpeg' });
       expect((await api.call('GET', `/media/${mediaId}`)).status).toBe(200);
     } finally {
       await api.close();

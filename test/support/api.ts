@@ -69,7 +69,7 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
  */
 export async function startTestApi(
   backend: ApiBackend,
-  options: { sharing?: TestApi; clock?: () => Date; services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy'> } = {},
+  options: { sharing?: TestApi; clock?: () => Date; services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media'> } = {},
 ): Promise<TestApi> {
   const ownsStorage = !options.sharing;
   const storage = options.sharing?.storage ?? (await openStorage(backend));
