@@ -50,3 +50,14 @@ export function spec<Command, Event, State>(decider: Decider<Command, Event, Sta
     },
   };
 }
+
+/** The DomainError a decision throws; fails the test when it throws nothing or something else. */
+export function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error('expected a DomainError');
+}

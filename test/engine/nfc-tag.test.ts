@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import {
-  DomainError,
   fold,
   nfcTagDecider,
   nfcTagStreamId,
@@ -12,7 +11,7 @@ import {
   type NfcTagCommand,
   type NfcTagEvent,
 } from '../../engine/domain';
-import { spec } from './given-when-then';
+import { refusal, spec } from './given-when-then';
 import {
   admin,
   buyer,
@@ -29,15 +28,6 @@ import {
 
 const tag = spec(nfcTagDecider);
 
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -74,7 +64,7 @@ describe('NFC UID normalisation', () => {
     ['0x04A2B3C4D5E6F7', 'hex prefix'],
   ])('"%s" (%s) is rejected: INVALID_NFC_UID "Please enter a valid NFC UID"', (input) => {
     expect(normalizeNfcUid(input)).toBeNull();
-    const error = thrown(() => requireNfcUid(input));
+    const error = refusal(() => requireNfcUid(input));
     expect(error.code).toBe('INVALID_NFC_UID');
     expect(error.message).toBe('Please enter a valid NFC UID');
     expect(error.kind).toBe('invalid');
@@ -106,7 +96,7 @@ describe('claim code normalisation', () => {
     ['abç1', 'non-ASCII'],
   ])('"%s" (%s) is rejected: INVALID_CLAIM_CODE', (input) => {
     expect(normalizeClaimCode(input)).toBeNull();
-    const error = thrown(() => requireClaimCode(input));
+    const error = refusal(() => requireClaimCode(input));
     expect(error.code).toBe('INVALID_CLAIM_CODE');
     expect(error.message).toBe('Please enter a valid claim code');
   });

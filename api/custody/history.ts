@@ -1,0 +1,232 @@
+import { asEngineEvent } from '../../engine/application/command-handler';
+import {
+  auctionStreamId,
+  evolveListing,
+  evolveNfcTag,
+  fold,
+  formatUsd,
+  initialListingState,
+  initialNfcTagState,
+  listingStreamId,
+  nfcTagStreamId,
+  type AuctionEvent,
+  type ListingEvent,
+  type ListingState,
+  type NfcTagEvent,
+  type NfcTagState,
+} from '../../engine/domain';
+import { comparePositions, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
+import { toDollars, toDollarsOrNull } from '../http/money';
+
+export type CustodyDetails = Record<string, string | number | boolean | null>;
+
+export interface CustodyEntry {
+  readonly event: string;
+  readonly at: string;
+  readonly eventId: string;
+  readonly stream: string;
+  readonly revision: number;
+  readonly summary: string;
+  readonly details: CustodyDetails;
+}
+
+export interface ChainOfCustody {
+  readonly uid: string;
+  readonly status: 'AVAILABLE' | 'BOUND';
+  /** The listing the tag is bound to now. */
+  readonly listing: { id: string; slug: string; title: string; status: string } | null;
+  readonly history: CustodyEntry[];
+}
+
+type CustodyEvent = NfcTagEvent | ListingEvent | AuctionEvent;
+
+/** A stretch of the log during which the tag was bound to one listing: from its bind to its unbind, if any. */
+interface Binding {
+  readonly listingId: string;
+  readonly from: LogPosition;
+  to: LogPosition | null;
+}
+
+/**
+ * The history of the item a tag is on, read from the event log (the record), never from the read
+ * models: the tag's own stream, then, for every listing it was bound to, what happened to that
+ * listing and its auction while the tag was on it. Bids are not custody events, and nothing here
+ * names a buyer or a bidder: a sale says its price, an auction how many bids it drew.
+ * Null when no such tag was ever provisioned.
+ */
+export async function chainOfCustody(store: EventStore, uid: string): Promise<ChainOfCustody | null> {
+  const tagEvents = await store.readStream(nfcTagStreamId(uid));
+  if (tagEvents.length === 0) return null;
+  const tag = fold({ initialState: initialNfcTagState, evolve: evolveNfcTag }, tagEvents.map((event) => asEngineEvent(event) as NfcTagEvent));
+
+  const bindings = bindingsOf(tagEvents);
+  const listingStreams = new Map<string, RecordedEvent[]>();
+  for (const { listingId } of bindings) {
+    if (!listingStreams.has(listingId)) listingStreams.set(listingId, await store.readStream(listingStreamId(listingId)));
+  }
+  const listings = new Map([...listingStreams].map(([listingId, events]) => [listingId, foldListing(events)]));
+
+  const recorded: RecordedEvent[] = [...tagEvents];
+  for (const binding of bindings) {
+    const listingEvents = listingStreams.get(binding.listingId)!.filter((event) => within(binding, event));
+    recorded.push(...listingEvents);
+    const auctionIds = listingEvents.filter((event) => event.type === 'ListingPublished').map((event) => (event.data as { auctionId: string }).auctionId);
+    for (const auctionId of auctionIds) {
+      recorded.push(...(await store.readStream(auctionStreamId(auctionId))).filter((event) => within(binding, event)));
+    }
+  }
+  recorded.sort((a, b) => comparePositions(a.position, b.position));
+
+  const bidsSoFar = new Map<string, number>();
+  const described: Array<{ entry: CustodyEntry; position: LogPosition; commandId: string }> = [];
+  for (const event of recorded) {
+    const engineEvent = asEngineEvent(event) as CustodyEvent;
+    if (engineEvent.type === 'BidPlaced') bidsSoFar.set(engineEvent.data.auctionId, (bidsSoFar.get(engineEvent.data.auctionId) ?? 0) + 1);
+    const custodyEvent = describe(engineEvent, { listings, bidsSoFar });
+    if (custodyEvent) {
+      const entry = { ...custodyEvent, at: engineEvent.metadata.occurredAt, eventId: event.id, stream: event.streamId, revision: event.revision };
+      described.push({ entry, position: event.position, commandId: engineEvent.metadata.commandId });
+    }
+  }
+  return { uid: tagUid(tag, uid), status: tag.status === 'BOUND' ? 'BOUND' : 'AVAILABLE', listing: currentListing(tag, listings), history: inStoryOrder(described) };
+}
+
+/**
+ * Log order, except inside one command's atomic append over several streams (a publication with
+ * its auction, a withdrawal with its cancellation): a store lays those down in an order of its own
+ * (Postgres: by stream id), so they are told in story order, where the first of them stands.
+ */
+function inStoryOrder(described: Array<{ entry: CustodyEntry; position: LogPosition; commandId: string }>): CustodyEntry[] {
+  const firstOfCommand = new Map<string, LogPosition>();
+  for (const { position, commandId } of described) if (!firstOfCommand.has(commandId)) firstOfCommand.set(commandId, position);
+  return [...described]
+    .sort(
+      (a, b) =>
+        comparePositions(firstOfCommand.get(a.commandId)!, firstOfCommand.get(b.commandId)!) ||
+        STORY_ORDER.indexOf(a.entry.event) - STORY_ORDER.indexOf(b.entry.event) ||
+        comparePositions(a.position, b.position),
+    )
+    .map(({ entry }) => entry);
+}
+
+function bindingsOf(tagEvents: readonly RecordedEvent[]): Binding[] {
+  const bindings: Binding[] = [];
+  for (const event of tagEvents) {
+    if (event.type === 'NfcTagBound') bindings.push({ listingId: (event.data as { listingId: string }).listingId, from: event.position, to: null });
+    if (event.type === 'NfcTagUnbound') {
+      const open = bindings.at(-1);
+      if (open && open.to === null) open.to = event.position;
+    }
+  }
+  return bindings;
+}
+
+function within(binding: Binding, event: RecordedEvent): boolean {
+  return comparePositions(event.position, binding.from) >= 0 && (binding.to === null || comparePositions(event.position, binding.to) <= 0);
+}
+
+function foldListing(events: readonly RecordedEvent[]): ListingState {
+  return fold({ initialState: initialListingState, evolve: evolveListing }, events.map((event) => asEngineEvent(event) as ListingEvent));
+}
+
+function tagUid(tag: NfcTagState, asked: string): string {
+  return tag.status === 'UNPROVISIONED' ? asked : tag.uid;
+}
+
+function currentListing(tag: NfcTagState, listings: ReadonlyMap<string, ListingState>): ChainOfCustody['listing'] {
+  if (tag.status !== 'BOUND') return null;
+  const listing = listings.get(tag.listingId);
+  if (!listing || listing.status === 'NONE') return null;
+  return { id: listing.listingId, slug: listing.slug, title: listing.details.title, status: listing.status };
+}
+
+const STORY_ORDER = [
+  'TAG_PROVISIONED',
+  'TAG_BOUND',
+  'LISTING_PUBLISHED',
+  'AUCTION_SCHEDULED',
+  'AUCTION_OPENED',
+  'AUCTION_EXTENDED',
+  'AUCTION_CLOSED',
+  'LISTING_WITHDRAWN',
+  'AUCTION_CANCELLED',
+  'LISTING_SOLD',
+  'LISTING_UNSOLD',
+  'TAG_UNBOUND',
+];
+
+const UNSOLD_REASONS = { NO_BIDS: 'no bids', RESERVE_NOT_MET: 'reserve not met', CANCELLED: 'auction cancelled' } as const;
+
+interface Context {
+  readonly listings: ReadonlyMap<string, ListingState>;
+  /** Bids placed so far in each auction, as the log is walked. */
+  readonly bidsSoFar: ReadonlyMap<string, number>;
+}
+
+/** The custody entry an event makes, or null for events that are not custody (bids, edits, ...). */
+function describe(event: CustodyEvent, context: Context): Pick<CustodyEntry, 'event' | 'summary' | 'details'> | null {
+  const titleOf = (listingId: string) => {
+    const listing = context.listings.get(listingId);
+    return listing && listing.status !== 'NONE' ? `"${listing.details.title}"` : 'a listing';
+  };
+  const bids = (count: number) => `${count} bid${count === 1 ? '' : 's'}`;
+  switch (event.type) {
+    case 'NfcTagProvisioned':
+      return { event: 'TAG_PROVISIONED', summary: `NFC tag ${event.data.uid} registered`, details: {} };
+    case 'NfcTagBound':
+      return { event: 'TAG_BOUND', summary: `Tag attached to ${titleOf(event.data.listingId)}`, details: { listingId: event.data.listingId } };
+    case 'NfcTagUnbound':
+      return {
+        event: 'TAG_UNBOUND',
+        summary: `Tag detached from ${titleOf(event.data.listingId)}: ${event.data.reason}`,
+        details: { listingId: event.data.listingId, reason: event.data.reason },
+      };
+    case 'ListingPublished':
+      return { event: 'LISTING_PUBLISHED', summary: 'Listed for auction', details: { listingId: event.data.listingId, auctionId: event.data.auctionId } };
+    case 'ListingSold':
+      return {
+        event: 'LISTING_SOLD',
+        summary: `Sold for ${formatUsd(event.data.finalPrice)}`,
+        details: { listingId: event.data.listingId, auctionId: event.data.auctionId, finalPrice: toDollars(event.data.finalPrice) },
+      };
+    case 'ListingUnsold':
+      return {
+        event: 'LISTING_UNSOLD',
+        summary: `Not sold: ${UNSOLD_REASONS[event.data.result]}`,
+        details: { listingId: event.data.listingId, auctionId: event.data.auctionId, result: event.data.result },
+      };
+    case 'ListingWithdrawn':
+      return { event: 'LISTING_WITHDRAWN', summary: `Withdrawn from sale: ${event.data.reason}`, details: { listingId: event.data.listingId, reason: event.data.reason } };
+    case 'AuctionScheduled': {
+      const { auctionId, startsAt, endsAt, rules } = event.data;
+      return {
+        event: 'AUCTION_SCHEDULED',
+        summary: `Auction scheduled from ${startsAt} to ${endsAt}, starting at ${formatUsd(rules.startingPrice)}`,
+        // The reserve's amount stays private, as at any auction house; only its existence is public.
+        details: { auctionId, startsAt, endsAt, startingPrice: toDollars(rules.startingPrice), buyNowPrice: toDollarsOrNull(rules.buyNowPrice), hasReserve: rules.reservePrice !== null },
+      };
+    }
+    case 'AuctionOpened':
+      return { event: 'AUCTION_OPENED', summary: 'Auction opened for bidding', details: { auctionId: event.data.auctionId, openedAt: event.data.openedAt } };
+    case 'AuctionExtended':
+      return {
+        event: 'AUCTION_EXTENDED',
+        summary: `A late bid extended the auction to ${event.data.endsAt}`,
+        details: { auctionId: event.data.auctionId, previousEndsAt: event.data.previousEndsAt, endsAt: event.data.endsAt },
+      };
+    case 'AuctionClosed': {
+      const { auctionId, result, closedBy, finalPrice, closedAt } = event.data;
+      const bidCount = context.bidsSoFar.get(auctionId) ?? 0;
+      const summary =
+        result === 'SOLD'
+          ? `Auction closed${closedBy === 'BUY_NOW' ? ' by a buy-now purchase' : ''}: sold for ${formatUsd(finalPrice ?? 0)} after ${bids(bidCount)}`
+          : `Auction closed: ${result === 'NO_BIDS' ? 'no bids' : `reserve not met after ${bids(bidCount)}`}`;
+      return { event: 'AUCTION_CLOSED', summary, details: { auctionId, result, closedBy, closedAt, finalPrice: toDollarsOrNull(finalPrice), bidCount } };
+    }
+    case 'AuctionCancelled':
+      return { event: 'AUCTION_CANCELLED', summary: `Auction cancelled: ${event.data.reason}`, details: { auctionId: event.data.auctionId, reason: event.data.reason } };
+    default:
+      // Drafting, editing, saving, the listing's side of a binding, bids and their retractions.
+      return null;
+  }
+}
