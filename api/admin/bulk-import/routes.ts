@@ -1,4 +1,130 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppDependencies } from '../../dependencies';
+import { HttpError } from '../../http/errors';
+import { listingStreamId } from '../../../engine/domain';
+import { readModelsCaughtUpWith } from '../../read-after-write';
+import { createListing, type CreatedListing } from '../listings/create-listing';
+import { jerseyListingDetails, jerseySlugParts } from '../listings/jersey-form';
+import { readHeader, TEMPLATE_COLUMNS, validateRow, type CellError } from './columns';
+import { MAX_DATA_ROWS, readSheetRows, sheetFormatOf } from './read-sheet';
+import { TEMPLATE_FILENAME, templateCsv } from './template';
 
-export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async () => {};
+const MAX_FILE_MEGABYTES = 10;
+const MAX_FILE_BYTES = MAX_FILE_MEGABYTES * 1024 * 1024;
+const FILE_FIELD = 'file';
+
+const importAnswerSchema = z.object({
+  totalRows: z.number().int().describe('Rows below the header that hold anything (blank rows are skipped)'),
+  created: z.number().int(),
+  failed: z.number().int(),
+  listings: z
+    .array(z.object({ row: z.number().int(), listingId: z.string(), slug: z.string() }))
+    .describe('One DRAFT listing per valid row; add photos and save it from the admin form'),
+  errors: z
+    .array(
+      z.object({
+        row: z.number().int().describe('As the spreadsheet numbers it: the header is row 1'),
+        errors: z.array(z.object({ column: z.string(), message: z.string() })),
+      }),
+    )
+    .describe('Every refused row with all its problems, each named by its column; such a row created nothing'),
+});
+
+/** Bulk import of jersey listings from a spreadsheet, and the template to fill in. */
+export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
+  app.get(
+    '/api/admin/bulk-import/template',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: `The bulk import template: ${TEMPLATE_FILENAME}, the header row and one sample row`,
+        security: [{ bearer: [] }],
+        produces: ['text/csv'],
+        response: { 200: z.string().describe(`CSV with the columns ${TEMPLATE_COLUMNS.join(', ')}`) },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${TEMPLATE_FILENAME}"`)
+        .send(templateCsv()),
+  );
+
+  app.post(
+    '/api/admin/bulk-import',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Import jersey listings from a .csv, .xlsx or .xls file (multipart, field "file", at most 10 MB)',
+        description:
+          `Columns as in the template (header row first, any case); at most ${MAX_DATA_ROWS} rows. Every row is checked as the ` +
+          'jersey form checks it; each valid row becomes a DRAFT listing, an invalid row creates nothing and is listed with ' +
+          'its row number and its errors. 201 when at least one listing was created, 200 when none was. A file that ' +
+          'cannot be imported as a whole (unreadable, wrong type, unknown or missing columns, too many rows) creates ' +
+          'nothing: 400, 413 "File is larger than 10 MB", or 415 for a type other than .csv, .xlsx, .xls.',
+        security: [{ bearer: [] }],
+        consumes: ['multipart/form-data'],
+        response: { 200: importAnswerSchema, 201: importAnswerSchema },
+      },
+    },
+    async (request, reply) => {
+      const upload = await receiveUpload(app, request);
+      const format = sheetFormatOf(upload.filename, upload.bytes);
+      const [header, ...dataRows] = readSheetRows(format, upload.bytes);
+      if (!header) throw new HttpError(400, 'The file is empty', 'EMPTY_FILE');
+      if (dataRows.length === 0) throw new HttpError(400, 'The file has a header row but no rows to import', 'NO_ROWS');
+      const layout = readHeader(header, dataRows);
+
+      // Every row is checked before the first listing is created, so a refused file creates nothing.
+      const checked = dataRows.map((row) => ({ row: row.row, ...validateRow(layout, row) }));
+      const listings: (CreatedListing & { row: number })[] = [];
+      const errors: { row: number; errors: CellError[] }[] = [];
+      for (const row of checked) {
+        if ('errors' in row) {
+          errors.push({ row: row.row, errors: row.errors });
+          continue;
+        }
+        // The request id is the correlation id of every listing: the whole import reads as one in the event log.
+        const created = await createListing(
+          deps,
+          request.actor!,
+          { details: jerseyListingDetails(row.form), mediaIds: [], slugParts: jerseySlugParts(row.form), save: false },
+          request.id,
+          { awaitReadModels: false },
+        );
+        listings.push({ row: row.row, ...created });
+      }
+      // The projections apply the log in order: once the last listing shows, they all do.
+      const last = listings.at(-1);
+      if (last) await readModelsCaughtUpWith(deps, listingStreamId(last.listingId));
+      return reply
+        .code(listings.length > 0 ? 201 : 200)
+        .send({ totalRows: checked.length, created: listings.length, failed: errors.length, listings, errors });
+    },
+  );
+};
+
+/** The one file of the request, read whole within the size limit. */
+async function receiveUpload(app: FastifyInstance, request: FastifyRequest): Promise<{ filename: string; bytes: Buffer }> {
+  const fileRequired = () => new HttpError(400, `A file is required (field "${FILE_FIELD}")`, 'FILE_REQUIRED');
+  if (!request.isMultipart()) throw fileRequired();
+  try {
+    const upload = await request.file({ limits: { fileSize: MAX_FILE_BYTES } });
+    if (!upload || upload.fieldname !== FILE_FIELD) {
+      upload?.file.resume();
+      throw fileRequired();
+    }
+    const bytes = await upload.toBuffer();
+    if (bytes.length === 0) throw new HttpError(400, 'The file is empty', 'EMPTY_FILE');
+    return { filename: upload.filename, bytes };
+  } catch (error) {
+    if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
+      throw new HttpError(413, `File is larger than ${MAX_FILE_MEGABYTES} MB`, 'FILE_TOO_LARGE');
+    }
+    if (error instanceof HttpError || typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
+    // The multipart parser's own complaints (no boundary, a part cut short) are the client's malformed request.
+    throw new HttpError(400, `The upload could not be read as multipart/form-data: ${(error as Error).message}`, 'MALFORMED_UPLOAD');
+  }
+}
