@@ -70,10 +70,13 @@ export async function rotateSession(db: Kysely<Database>, sign: SignAccessToken,
   };
 }
 
-/** Logout: ends the session the refresh token belongs to. Unknown tokens are ignored. */
-export async function endSession(db: Kysely<Database>, refreshToken: string, now = new Date()): Promise<void> {
-  const stored = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', digest(refreshToken)).executeTakeFirst();
-  if (!stored) return;
+/**
+ * Logout: ends the session the refresh token belongs to. Unknown tokens are ignored, and so are
+ * another user's when `ownerId` says whose session it must be.
+ */
+export async function endSession(db: Kysely<Database>, refreshToken: string, now = new Date(), ownerId?: string): Promise<void> {
+  const stored = await db.selectFrom('refresh_tokens').select(['family_id', 'user_id']).where('token_hash', '=', digest(refreshToken)).executeTakeFirst();
+  if (!stored || (ownerId !== undefined && stored.user_id !== ownerId)) return;
   await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', stored.family_id).where('revoked_at', 'is', null).execute();
 }
 

@@ -1,8 +1,9 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginThrottle } from '../accounts/login-throttle';
 import { burnVerification, passwordProblem, verifyPassword } from '../accounts/passwords';
-import { endSession, InvalidRefreshTokenError, rotateSession, startSession } from '../accounts/sessions';
+import { endAllSessions, endSession, InvalidRefreshTokenError, rotateSession, startSession } from '../accounts/sessions';
 import { createUser, EmailTakenError, findUserByEmail, normalizeEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
@@ -10,6 +11,7 @@ import { errorResponse, invalid, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const REGISTRATION_FAILED = 'Registration failed. Please try again.';
+const NOT_AN_ADMIN = 'This account does not have admin access';
 
 // Fields are optional to the schema so that a missing one gets the spec's message, checked in the
 // spec's order (section 5) by the handler; the schema still refuses wrong types and unknown fields.
@@ -38,7 +40,8 @@ async function passwordMatches(user: User | undefined, password: string): Promis
 const refreshTokenBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 
 /**
- * Registration, sign-in, refresh and sign-out (spec section 7). Answers carry the spec's session
+ * Registration, sign-in, refresh and sign-out (spec section 7), and the admin area's sign-in and
+ * sign-out beside them, so that both sign-ins share one throttle. Answers carry the spec's session
  * shape {accessToken, refreshToken, expiresIn}; refresh tokens rotate on every use.
  */
 export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
@@ -91,26 +94,75 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
       },
     },
     async (request, reply) => {
-      const email = normalizeEmail(requiredText(request.body.email, 'Email is required'));
-      requiredText(request.body.password, 'Password is required');
-      const password = request.body.password;
-      const now = deps.clock();
-      const verdict = throttle.check(email, request.ip, now);
-      if (!verdict.allowed) {
-        reply.header('retry-after', String(verdict.retryAfterSeconds));
-        throw new HttpError(429, 'Too many sign-in attempts. Please try again later.', 'TOO_MANY_ATTEMPTS');
-      }
-      const user = await findUserByEmail(db, email);
-      const matches = await passwordMatches(user, password);
-      // A disabled account answers exactly as a wrong password does.
-      if (!user || !matches || user.status !== 'ACTIVE') {
-        throttle.recordFailure(email, request.ip, now);
-        throw new HttpError(401, INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-      }
-      throttle.recordSuccess(email, request.ip);
-      return reply.send(await startSession(db, app.signAccessToken, user, now));
+      const user = await verifiedUser(request, reply);
+      return reply.send(await startSession(db, app.signAccessToken, user, deps.clock()));
     },
   );
+
+  app.post(
+    '/api/admin/auth/login',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Sign in to the admin area',
+        description:
+          `As /api/auth/login, and the account must hold the ADMIN role: otherwise 403 "${NOT_AN_ADMIN}". ` +
+          'Shares the sign-in throttle with /api/auth/login.',
+        body: loginBody,
+        response: { 200: sessionTokensResponse, 400: errorResponse, 401: errorResponse, 403: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const user = await verifiedUser(request, reply);
+      if (!user.roles.includes('ADMIN')) throw new HttpError(403, NOT_AN_ADMIN, 'NOT_AN_ADMIN');
+      return reply.send(await startSession(db, app.signAccessToken, user, deps.clock()));
+    },
+  );
+
+  app.post(
+    '/api/admin/auth/logout',
+    {
+      onRequest: app.requireRole('ADMIN'),
+      schema: {
+        tags: ['admin'],
+        summary: 'Sign out of the admin area',
+        description:
+          'With a refreshToken: ends that session. Without one: ends every session of this admin, access tokens included ' +
+          '(an admin signing out of a shared machine should not leave a session behind).',
+        security: [{ bearer: [] }],
+        body: z.strictObject({ refreshToken: z.string().min(1).max(512).optional() }).nullish(),
+        response: { 204: z.null().describe('Signed out'), 400: errorResponse, 401: errorResponse, 403: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const refreshToken = request.body?.refreshToken;
+      if (refreshToken === undefined) await endAllSessions(db, request.actor!.userId, deps.clock());
+      else await endSession(db, refreshToken, deps.clock(), request.actor!.userId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  /** Email and password checked under the throttle; the account, or 400/401/429 with the spec's words. */
+  async function verifiedUser(request: FastifyRequest<{ Body: z.infer<typeof loginBody> }>, reply: FastifyReply): Promise<User> {
+    const email = normalizeEmail(requiredText(request.body.email, 'Email is required'));
+    requiredText(request.body.password, 'Password is required');
+    const password = request.body.password;
+    const now = deps.clock();
+    const verdict = throttle.check(email, request.ip, now);
+    if (!verdict.allowed) {
+      reply.header('retry-after', String(verdict.retryAfterSeconds));
+      throw new HttpError(429, 'Too many sign-in attempts. Please try again later.', 'TOO_MANY_ATTEMPTS');
+    }
+    const user = await findUserByEmail(db, email);
+    const matches = await passwordMatches(user, password);
+    // A disabled account answers exactly as a wrong password does.
+    if (!user || !matches || user.status !== 'ACTIVE') {
+      throttle.recordFailure(email, request.ip, now);
+      throw new HttpError(401, INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
+    }
+    throttle.recordSuccess(email, request.ip);
+    return user;
+  }
 
   app.post(
     '/api/auth/refresh',

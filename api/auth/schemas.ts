@@ -8,6 +8,7 @@ export const errorResponse = z.object({
   error: z.string(),
   message: z.string(),
   code: z.string().optional(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional().describe("A refused form's problems, each naming its field"),
 });
 
 /** Spec section 3, auth responses. */

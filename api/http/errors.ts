@@ -10,6 +10,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code?: string,
+    /** A form's problems, each naming its field, for a client to show beside each field. */
+    readonly errors?: ReadonlyArray<{ field: string; message: string }>,
   ) {
     super(message);
   }
@@ -22,9 +24,12 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   rejected: 409,
 };
 
-/** Every error answer has this shape: `{ statusCode, error, message }`, plus a stable `code` when there is one. */
-export function errorBody(statusCode: number, message: string, code?: string) {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(code ? { code } : {}) };
+/**
+ * Every error answer has this shape: `{ statusCode, error, message }`, plus a stable `code` when
+ * there is one, and `errors` (field, message) when a form was refused.
+ */
+export function errorBody(statusCode: number, message: string, code?: string, errors?: HttpError['errors']) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(code ? { code } : {}), ...(errors ? { errors } : {}) };
 }
 
 /**
@@ -32,7 +37,7 @@ export function errorBody(statusCode: number, message: string, code?: string) {
  * validation errors name the field; anything unexpected is a 500 whose details stay in the log.
  */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof HttpError) return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message, error.code));
+  if (error instanceof HttpError) return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message, error.code, error.errors));
   if (error instanceof DomainError) {
     const status = STATUS_OF_KIND[error.kind];
     return reply.code(status).send(errorBody(status, error.message, error.code));

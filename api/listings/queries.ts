@@ -10,7 +10,6 @@ export type AuctionRow = Selectable<AuctionsTable>;
  * listings are the admin's work in progress; withdrawn ones were taken off the market.
  */
 export const PUBLIC_LISTING_STATUSES = ['LIVE', 'SOLD', 'UNSOLD'] as const;
-export type PublicListingStatus = (typeof PUBLIC_LISTING_STATUSES)[number];
 
 export const LISTING_SORT_FIELDS = ['createdAt', 'price', 'title', 'endsAt'] as const;
 export type ListingSortField = (typeof LISTING_SORT_FIELDS)[number];
@@ -18,7 +17,8 @@ export type ListingSortField = (typeof LISTING_SORT_FIELDS)[number];
 export interface ListingSearch {
   readonly page: number;
   readonly size: number;
-  readonly status: PublicListingStatus;
+  /** null: every status (the admin's view). */
+  readonly status: string | null;
   readonly search: string | undefined;
   readonly category: string | undefined;
   readonly sort: { readonly field: ListingSortField; readonly direction: 'asc' | 'desc' };
@@ -31,8 +31,10 @@ const SORT_COLUMN = {
   endsAt: 'auction_ends_at',
 } as const satisfies Record<ListingSortField, keyof ListingsTable>;
 
-export async function searchPublicListings(db: Kysely<Database>, criteria: ListingSearch): Promise<{ rows: ListingRow[]; total: number }> {
-  let matching = db.selectFrom('listings').where('status', '=', criteria.status);
+/** The marketplace's search, and the admin's: the public passes a public status, the admin any or none. */
+export async function searchListings(db: Kysely<Database>, criteria: ListingSearch): Promise<{ rows: ListingRow[]; total: number }> {
+  let matching = db.selectFrom('listings');
+  if (criteria.status !== null) matching = matching.where('status', '=', criteria.status);
   if (criteria.category) matching = matching.where('category', '=', criteria.category);
   if (criteria.search) {
     // search_text is lower-cased player, team, title and description under a trigram index.

@@ -1,15 +1,14 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
+import { handleListingDraft } from '../../engine/application/listing-drafts';
+import { handleListingPublication } from '../../engine/application/listing-publication';
 import { handleTagBinding } from '../../engine/application/tag-binding';
+import { handleTagProvisioning } from '../../engine/application/tag-provisioning';
 import {
   EBAY_INCREMENTS,
   FLAT_ONE_DOLLAR,
   fromMillis,
-  listingDecider,
-  listingStreamId,
-  nfcTagDecider,
-  nfcTagStreamId,
   type Actor,
   type AuctionRules,
   type CommandMetadata,
@@ -17,7 +16,7 @@ import {
 } from '../../engine/domain';
 import type { User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
-import { storeLocalMedia } from '../media/storage';
+import { storeMedia } from '../media/storage';
 import { DEMO_CATALOGUE, type DemoItem } from './catalogue';
 import { DEMO_BIDDERS, demoCredentialsFile, ensureBidder, ensureDemoAccounts, knownDemoAccounts, type DemoAccount } from './demo-accounts';
 
@@ -66,20 +65,18 @@ async function listItem(deps: AppDependencies, item: DemoItem, admin: User, bidd
   const mediaIds: string[] = [];
   for (const image of item.images) {
     const bytes = await readFile(new URL(image, IMAGES));
-    mediaIds.push((await storeLocalMedia(deps, { bytes, contentType: 'image/jpeg', originalFilename: image })).mediaId);
+    mediaIds.push((await storeMedia(deps, { bytes, contentType: 'image/jpeg', originalFilename: image })).mediaId);
   }
 
   const listingId = randomUUID();
-  const listing = listingStreamId(listingId);
-  await deps.commands.handle(listingDecider, listing, {
+  await handleListingDraft(deps.commands, {
     type: 'DraftListing',
-    data: { listingId, slug: item.slug, details: item.details, mediaIds },
+    data: { listingId, slug: item.slug, details: item.details, mediaIds, save: true },
     metadata: by(seller),
   });
-  await deps.commands.handle(listingDecider, listing, { type: 'SaveListing', data: { listingId }, metadata: by(seller) });
 
   const uid = demoNfcUid();
-  await deps.commands.handle(nfcTagDecider, nfcTagStreamId(uid), {
+  await handleTagProvisioning(deps.commands, {
     type: 'ProvisionNfcTag',
     data: { uid, claimCode: demoClaimCode() },
     metadata: by(seller),
@@ -87,13 +84,7 @@ async function listItem(deps: AppDependencies, item: DemoItem, admin: User, bidd
   await handleTagBinding(deps.commands, { type: 'BindTagToListing', data: { listingId, uid }, metadata: by(seller) });
 
   const auctionId = randomUUID();
-  const { startsAt, endsAt, rules } = auctionFor(item, now);
-  await handleAuctionCommand(deps.commands, {
-    type: 'ScheduleAuction',
-    data: { auctionId, listingId, sellerId: admin.id, startsAt, endsAt, rules },
-    metadata: by(seller),
-  });
-  await deps.commands.handle(listingDecider, listing, { type: 'PublishListing', data: { listingId, auctionId }, metadata: by(seller) });
+  await handleListingPublication(deps.commands, { type: 'PublishListingAtAuction', data: { listingId, auctionId, ...auctionFor(item, now) }, metadata: by(seller) });
 
   for (const bid of item.openingBids) {
     const bidder = bidders[bid.bidder]!;

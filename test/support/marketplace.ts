@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { handleAuctionCommand } from '../../engine/application/auction-commands';
+import { handleListingDraft } from '../../engine/application/listing-drafts';
+import { handleListingPublication } from '../../engine/application/listing-publication';
 import { handleTagBinding } from '../../engine/application/tag-binding';
 import {
   auctionStreamId,
@@ -8,11 +9,13 @@ import {
   listingStreamId,
   nfcTagDecider,
   nfcTagStreamId,
+  slugify,
   type Actor,
   type AuctionRules,
   type CommandMetadata,
   type ListingDetails,
 } from '../../engine/domain';
+import { readModelsCaughtUpWith } from '../../api/read-after-write';
 import type { TestApi } from './api';
 
 /** How far the fixture takes a listing: DRAFT, SAVED and NFC_BOUND stop before publishing. */
@@ -81,17 +84,14 @@ export async function createMarketplaceListing(api: Pick<TestApi, 'deps' | 'sign
   const slug = options.slug ?? `${slugify(options.title ?? 'game-worn-jersey')}-${listingId.slice(0, 8)}`;
   const mediaIds = options.mediaIds ?? [`media-${randomUUID()}`, `media-${randomUUID()}`];
   const price = options.price ?? 5_000;
-  await deps.commands.handle(listingDecider, stream, {
+  await handleListingDraft(deps.commands, {
     type: 'DraftListing',
-    data: { listingId, slug, details: detailsFrom(options, price), mediaIds },
+    data: { listingId, slug, details: detailsFrom(options, price), mediaIds, save: stage !== 'DRAFT' },
     metadata: metadata(),
   });
   let nfcUid: string | null = null;
   let auctionId: string | null = null;
 
-  if (stage !== 'DRAFT') {
-    await deps.commands.handle(listingDecider, stream, { type: 'SaveListing', data: { listingId }, metadata: metadata() });
-  }
   if (stage === 'NFC_BOUND' || stage === 'LIVE') {
     const uid = options.nfcUid ?? randomBytes(7).toString('hex');
     const [provisioned] = await deps.commands
@@ -102,7 +102,10 @@ export async function createMarketplaceListing(api: Pick<TestApi, 'deps' | 'sign
   }
   if (stage === 'LIVE') {
     auctionId = randomUUID();
-    if (options.scheduleAuction !== false) {
+    if (options.scheduleAuction === false) {
+      // Only the listing's own event, as no admin route can: for the "no auction available" answers.
+      await deps.commands.handle(listingDecider, stream, { type: 'PublishListing', data: { listingId, auctionId }, metadata: metadata() });
+    } else {
       const startsAt = options.startsAt ?? decidedAt;
       const endsAt = options.endsAt ?? new Date(decidedAt.getTime() + 7 * 24 * 60 * 60 * 1000);
       const rules: AuctionRules = {
@@ -114,13 +117,12 @@ export async function createMarketplaceListing(api: Pick<TestApi, 'deps' | 'sign
         buyNowPrice: null,
         ...options.rules,
       };
-      await handleAuctionCommand(deps.commands, {
-        type: 'ScheduleAuction',
-        data: { auctionId, listingId, sellerId: seller.userId, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString(), rules },
+      await handleListingPublication(deps.commands, {
+        type: 'PublishListingAtAuction',
+        data: { listingId, auctionId, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString(), rules },
         metadata: metadata(),
       });
     }
-    await deps.commands.handle(listingDecider, stream, { type: 'PublishListing', data: { listingId, auctionId }, metadata: metadata() });
   }
 
   await caughtUpWith(api, stream, ...(auctionId ? [auctionStreamId(auctionId)] : []), ...(nfcUid ? [nfcTagStreamId(nfcUid)] : []));
@@ -128,10 +130,8 @@ export async function createMarketplaceListing(api: Pick<TestApi, 'deps' | 'sign
 }
 
 /** Resolves once the read models hold every event of these streams (say, an auction's stream after a bid). */
-export async function caughtUpWith(api: Pick<TestApi, 'deps'>, ...streamIds: string[]): Promise<void> {
-  const { eventStore, projections } = api.deps;
-  const lastEvents = await Promise.all(streamIds.map(async (streamId) => (await eventStore.readStream(streamId)).at(-1)));
-  for (const last of lastEvents) if (last) await projections.caughtUpTo(last.position);
+export function caughtUpWith(api: Pick<TestApi, 'deps'>, ...streamIds: string[]): Promise<void> {
+  return readModelsCaughtUpWith(api.deps, ...streamIds);
 }
 
 async function sellerAccount(api: Pick<TestApi, 'signUp'>): Promise<Actor> {
@@ -155,8 +155,4 @@ function detailsFrom(options: MarketplaceListingOptions, price: number): Listing
     tags: options.tags ?? ['WORN'],
     jersey: null,
   };
-}
-
-function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'listing';
 }
