@@ -14,9 +14,15 @@ import { listingRoutes } from './listings/routes';
 import { liveRoutes } from './live/routes';
 import { mediaRoutes } from './media/routes';
 import { userRoutes } from './users/routes';
+import { serveWebApp } from './web-app';
+
+export interface AppOptions {
+  /** The built web app's folder, served on the same port (npm start); absent: the API only. */
+  readonly webApp?: string;
+}
 
 /** Builds the HTTP API without listening, so tests and the server entry share one app. */
-export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDependencies, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.logLevel ?? 'info',
@@ -32,7 +38,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler(handleNotFound);
   // Postgres cannot store NUL in text; such input is refused here, once, for every route.
   app.addHook('preValidation', async (request) => {
     const where = findNul(request.params, 'params') ?? findNul(request.query, 'querystring') ?? findNul(request.body, 'body');
@@ -72,6 +77,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(adminRoutes, { deps });
   await app.register(custodyRoutes, { deps });
   await app.register(mobileBindingRoutes, { deps });
+
+  const servesWebApp = options.webApp !== undefined && (await serveWebApp(app, options.webApp));
+  if (!servesWebApp) app.setNotFoundHandler(handleNotFound);
 
   return app;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { ensureAdmin } from './accounts/seed-admin';
 import { resolveJwtSecret } from './accounts/jwt-secret';
@@ -6,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openInfrastructure } from './infrastructure';
 import { seedDemoMarketplace, type SeedResult } from './seed/seed';
 import { openServices } from './services';
+import { WEB_DIST } from './web-app';
 
 /** `npm start`: the whole product on one port, on the embedded default unless configured otherwise. */
 async function main(): Promise<void> {
@@ -13,7 +15,8 @@ async function main(): Promise<void> {
   const infrastructure = await openInfrastructure(config);
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
   const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy });
-  const app = await buildApp(services.deps);
+  const app = await buildApp(services.deps, { webApp: WEB_DIST });
+  if (!existsSync(`${WEB_DIST}index.html`)) app.log.warn('web/dist has no built app (npm run build:web): serving the API only');
   app.log.info({ ...infrastructure.description, media: services.deps.mediaStorage.description }, 'storage');
 
   if (config.seedAdmin) {
@@ -51,7 +54,7 @@ function banner(config: Config, address: AddressInfo | string | null, storage: {
   const url = `http://${host}:${port}`;
   const lines = [
     '',
-    `  Provenance is running at ${url}`,
+    `  Provenance is running at ${url}/marketplace`,
     `  API documentation:      ${url}/docs`,
     `  Database:               ${storage.database}; events in the ${storage.eventStore}`,
   ];

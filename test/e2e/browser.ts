@@ -1,0 +1,41 @@
+import { mkdir } from 'node:fs/promises';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+/** Debian's Chromium (.ci/run installs it); never a browser downloaded by a tool. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Screenshots land here for people to look at (git ignores it). */
+export const ARTIFACTS = new URL('./artifacts/', import.meta.url);
+
+export const productUrl = () => inject('productUrl');
+export const demoAccounts = () => inject('demoAccounts');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 375, height: 812 };
+
+/** A fresh, separate browser profile (its own storage) on the product. */
+export function newContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: productUrl(), viewport });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const path = new URL(`${name}.png`, ARTIFACTS).pathname;
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

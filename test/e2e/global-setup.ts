@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the product answers, e.g. http://localhost:41234 */
+    productUrl: string;
+    /** The seeded demo accounts (DATA_DIR/demo-credentials.json). */
+    demoAccounts: { admin: { email: string; password: string }; buyer: { email: string; password: string } };
+  }
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * `npm start` on a fresh data dir, as a newcomer runs it: the web app is built, the API starts on
+ * the embedded default and seeds itself. Every browser test runs against this one product.
+ */
+export default async function setup(project: TestProject) {
+  // npm start rebuilds web/dist: two e2e runs at once on one checkout would pull the files from under each other.
+  const releaseLock = await holdCheckoutLock();
+  const dataDir = await mkdtemp(join(tmpdir(), 'provenance-e2e-'));
+  const product = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', EVENTSTORE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  product.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  product.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up in 120 s:\n${output}`)), 120_000);
+    const check = () => {
+      const match = /running at (http:\/\/[^\s/]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    product.stdout!.on('data', check);
+    product.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+  const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+  project.provide('productUrl', url);
+  project.provide('demoAccounts', credentials);
+
+  return async () => {
+    await stop(product);
+    await rm(dataDir, { recursive: true, force: true });
+    await releaseLock();
+  };
+}
+
+const LOCK = join(ROOT, 'web', '.e2e-lock');
+
+/** One e2e run per checkout at a time: a lock folder, taken over when its holder has died. */
+async function holdCheckoutLock(): Promise<() => Promise<void>> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      await mkdir(LOCK);
+      await writeFile(join(LOCK, 'pid'), String(process.pid));
+      return () => rm(LOCK, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(await readFile(join(LOCK, 'pid'), 'utf8').catch(() => '0'));
+      if (holder > 0 && !isAlive(holder)) await rm(LOCK, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`another e2e run holds ${LOCK}`);
+      else await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stop(product: ChildProcess): Promise<void> {
+  if (product.exitCode !== null || product.pid === undefined) return;
+  const exited = new Promise((resolve) => product.once('exit', resolve));
+  // npm runs the server as its child: signal the whole group.
+  process.kill(-product.pid, 'SIGTERM');
+  const timeout = setTimeout(() => product.pid !== undefined && process.kill(-product.pid, 'SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timeout);
+}

@@ -1,0 +1,3 @@
+export function FavouritesPage() {
+  return null;
+}

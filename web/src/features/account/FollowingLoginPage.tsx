@@ -1,0 +1,3 @@
+export function FollowingLoginPage() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function ListingDetailPage() {
+  return null;
+}

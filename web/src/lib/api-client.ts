@@ -1,0 +1,82 @@
+/**
+ * The one way the app talks to the API (spec section 8, "Transport"): JSON in and out, a 10 s
+ * timeout, and errors that carry the status and the server's own message.
+ */
+
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    /** 0 when no answer came (network failure or timeout). */
+    readonly status: number,
+    readonly code?: string,
+    /** A refused form's problems, each naming its field. */
+    readonly fieldErrors?: ReadonlyArray<{ field: string; message: string }>,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestOptions {
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly body?: unknown;
+  /** Send the signed-in user's access token. */
+  readonly auth?: boolean;
+  /** Send this access token (a session not stored yet). */
+  readonly token?: string;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+let accessTokenSource: () => string | null = () => null;
+
+/** The session (lib/auth/session.ts) says where the access token comes from. */
+export function useAccessTokenFrom(source: () => string | null): void {
+  accessTokenSource = source;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const token = options.token ?? (options.auth ? accessTokenSource() : null);
+  if (token) headers.authorization = `Bearer ${token}`;
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers,
+      signal,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    if (timeout.aborted) throw new ApiError('The server took too long to answer', 0, 'TIMEOUT');
+    throw new ApiError(error instanceof Error && error.message ? error.message : 'Network error', 0, 'NETWORK');
+  }
+
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const body = (parsed ?? {}) as { message?: unknown; error?: unknown; code?: unknown; errors?: ApiError['fieldErrors'] };
+    const message =
+      typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : text.trim() || `HTTP ${response.status}`;
+    throw new ApiError(message, response.status, typeof body.code === 'string' ? body.code : undefined, body.errors);
+  }
+  return parsed as T;
+}
+
+/** The message to show for any failure: the server's words when it gave some, else `fallback`. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.message;
+  return fallback;
+}
