@@ -7,6 +7,7 @@ import type { AppDependencies } from './dependencies';
 import type { Infrastructure } from './infrastructure';
 import { LifecycleWorker, type LifecycleOptions } from './lifecycle/worker';
 import { LiveHub, type LiveHubOptions } from './live/hub';
+import { MediaSweeper } from './media/sweeper';
 import { createMediaStorage } from './media/storage';
 import type { MediaStorageSettings } from './media/storage-port';
 
@@ -41,6 +42,9 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   await live.start({ after: await latestCheckpoint(db) });
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock }, options.lifecycle, options.log);
   lifecycle?.start();
+  const mediaStorage = createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
+  const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);
+  mediaSweeper.start();
   return {
     deps: {
       sql: infrastructure.database,
@@ -52,7 +56,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       jwtSecret: options.jwtSecret,
       googleClientId: options.googleClientId,
       dataDir: options.dataDir,
-      mediaStorage: createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret }),
+      mediaStorage,
       live,
       lifecycle,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
@@ -61,6 +65,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
     async stop() {
       // The worker first: its round in progress still needs the database and the projections.
       await lifecycle?.stop();
+      await mediaSweeper.stop();
       await live.stop();
       await projections.stop();
     },

@@ -273,3 +273,26 @@ async function readHead(path: string): Promise<Uint8Array> {
     await handle.close();
   }
 }
+
+/** How long after its URL expired an unconfirmed upload may still be confirmed (a slow client's last PUT). */
+export const CONFIRM_GRACE_MS = 60 * 60_000;
+
+/**
+ * Uploads announced and never confirmed: their objects (if a PUT arrived) are deleted and their
+ * rows FAILED, so abandoned bytes never pile up in the store. Returns how many were swept.
+ */
+export async function sweepAbandonedUploads(deps: UploadDependencies, now: Date, limit = 100): Promise<number> {
+  const abandoned = await deps.db
+    .selectFrom('media')
+    .select(['id', 'storage_key'])
+    .where('status', '=', 'PENDING')
+    .where('upload_expires_at', '<', new Date(now.getTime() - CONFIRM_GRACE_MS))
+    .orderBy('upload_expires_at')
+    .limit(limit)
+    .execute();
+  for (const row of abandoned) {
+    await deps.mediaStorage.delete(row.storage_key);
+    await settle(deps, row.id, { status: 'FAILED', failure_code: 'UPLOAD_ABANDONED', failure_reason: 'The upload was never confirmed' });
+  }
+  return abandoned.length;
+}
