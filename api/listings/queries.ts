@@ -21,6 +21,8 @@ export interface ListingSearch {
   readonly status: string | null;
   readonly search: string | undefined;
   readonly category: string | undefined;
+  /** Any of these tags (SIGNED and AUTOGRAPHED match each other); undefined or empty: no tag filter. */
+  readonly tags?: readonly string[] | undefined;
   readonly sort: { readonly field: ListingSortField; readonly direction: 'asc' | 'desc' };
 }
 
@@ -31,11 +33,22 @@ const SORT_COLUMN = {
   endsAt: 'auction_ends_at',
 } as const satisfies Record<ListingSortField, keyof ListingsTable>;
 
+/** An item signed by the player is tagged either way; the marketplace's "Signed" chip means both. */
+const TAG_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  SIGNED: ['SIGNED', 'AUTOGRAPHED'],
+  AUTOGRAPHED: ['SIGNED', 'AUTOGRAPHED'],
+};
+
 /** The marketplace's search, and the admin's: the public passes a public status, the admin any or none. */
 export async function searchListings(db: Kysely<Database>, criteria: ListingSearch): Promise<{ rows: ListingRow[]; total: number }> {
   let matching = db.selectFrom('listings');
   if (criteria.status !== null) matching = matching.where('status', '=', criteria.status);
   if (criteria.category) matching = matching.where('category', '=', criteria.category);
+  if (criteria.tags && criteria.tags.length > 0) {
+    // tags is a JSONB array of strings: ?| is true when it holds any of the given strings.
+    const wanted = [...new Set(criteria.tags.flatMap((tag) => TAG_SYNONYMS[tag] ?? [tag]))];
+    matching = matching.where(sql<boolean>`tags ?| array[${sql.join(wanted)}]::text[]`);
+  }
   if (criteria.search) {
     // search_text is lower-cased player, team, title and description under a trigram index.
     matching = matching.where(sql<boolean>`search_text LIKE ${`%${escapeLike(criteria.search.toLowerCase())}%`}`);

@@ -29,8 +29,8 @@ export const listingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = a
       },
     },
     async (request) => {
-      const { page, size, search, category, status, sort } = request.query;
-      const { rows, total } = await searchListings(deps.db, { page, size, status, search: search || undefined, category, sort });
+      const { page, size, search, category, tag, status, sort } = request.query;
+      const { rows, total } = await searchListings(deps.db, { page, size, status, search: search || undefined, category, tags: tag, sort });
       return toPage(rows.map((row) => presentListing(row, deps.mediaStorage)), total, page, size);
     },
   );

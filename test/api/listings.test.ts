@@ -205,6 +205,61 @@ describe.each(API_BACKENDS)('public listings on %s', (backend) => {
     });
   });
 
+  describe('GET /api/public/listings?tag= (the Signed chip)', () => {
+    const word = uniqueWord();
+    let ids: { signed: string; autographed: string; worn: string; goals: string; plain: string; signedBat: string };
+
+    beforeAll(async () => {
+      const signed = await listing({ title: `${word} signed jersey`, tags: ['SIGNED', 'WORN'] });
+      const autographed = await listing({ title: `${word} autographed ball`, tags: ['AUTOGRAPHED'], category: 'ACCESSORIES' });
+      const worn = await listing({ title: `${word} worn jersey`, tags: ['WORN'] });
+      const goals = await listing({ title: `${word} match shirt`, tags: ['2 GOALS'] });
+      const plain = await listing({ title: `${word} plain cap`, tags: [] });
+      const signedBat = await listing({ title: `${word} signed bat`, tags: ['SIGNED'], category: 'EQUIPMENT' });
+      ids = { signed: signed.listingId, autographed: autographed.listingId, worn: worn.listingId, goals: goals.listingId, plain: plain.listingId, signedBat: signedBat.listingId };
+    });
+
+    const found = async (query: string) => {
+      const response = await list(`search=${word}&size=100&${query}`);
+      expect(response.status, query).toBe(200);
+      return response.body.content.map((item: { id: string }) => item.id).sort();
+    };
+
+    it('tag=SIGNED finds listings tagged SIGNED or AUTOGRAPHED, and AUTOGRAPHED finds the same', async () => {
+      const signedOrAutographed = [ids.signed, ids.autographed, ids.signedBat].sort();
+      expect(await found('tag=SIGNED')).toEqual(signedOrAutographed);
+      expect(await found('tag=AUTOGRAPHED')).toEqual(signedOrAutographed);
+      const response = await list(`search=${word}&tag=SIGNED`);
+      expect(response.body.totalElements).toBe(3);
+    });
+
+    it('a repeated tag matches any of them; a tag with a space is taken whole', async () => {
+      expect(await found('tag=WORN')).toEqual([ids.signed, ids.worn].sort());
+      expect(await found('tag=WORN&tag=2%20GOALS')).toEqual([ids.signed, ids.worn, ids.goals].sort());
+      expect(await found('tag=2+GOALS')).toEqual([ids.goals]);
+      expect(await found('tag=MVP')).toEqual([]);
+      expect(await found('')).toHaveLength(6);
+    });
+
+    it('combines with category and paging', async () => {
+      expect(await found('tag=SIGNED&category=EQUIPMENT')).toEqual([ids.signedBat]);
+      const page = await list(`search=${word}&tag=SIGNED&size=2&page=1`);
+      expect(page.body).toMatchObject({ totalElements: 3, totalPages: 2, number: 1, last: true });
+      expect(page.body.content).toHaveLength(1);
+    });
+
+    it('refuses an unknown tag with 400 naming tag, and documents the parameter', async () => {
+      for (const query of ['tag=SIGNATURE', 'tag=SIGNED&tag=signed', 'tag=']) {
+        const response = await list(query);
+        expect(response.status, query).toBe(400);
+        expect(response.body.message, query).toContain('querystring.tag');
+      }
+      const { body } = await api.call('GET', '/docs/json');
+      const tag = body.paths['/api/public/listings'].get.parameters.find((parameter: { name: string }) => parameter.name === 'tag');
+      expect(tag.description).toContain('AUTOGRAPHED');
+    });
+  });
+
   describe('GET /api/public/listings/{slugOrId}', () => {
     it('finds a listing by slug or by id, with every field of the spec', async () => {
       const word = uniqueWord();

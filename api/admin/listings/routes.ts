@@ -123,8 +123,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
       },
     },
     async (request) => {
-      const { page, size, search, category, status, sort } = request.query;
-      const { rows, total } = await searchListings(deps.db, { page, size, status: status ?? null, search: search || undefined, category, sort });
+      const { page, size, search, category, tag, status, sort } = request.query;
+      const { rows, total } = await searchListings(deps.db, { page, size, status: status ?? null, search: search || undefined, category, tags: tag, sort });
       return toPage(rows.map((row) => presentAdminListing(row, deps.mediaStorage)), total, page, size);
     },
   );
