@@ -26,7 +26,8 @@ export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(join(tmpdir(), 'provenance-e2e-'));
   const product = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', EVENTSTORE_URL: '' },
+    // NODE_ENV: vitest sets it to 'test', which would give the browser React's development build.
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', EVENTSTORE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
