@@ -201,7 +201,8 @@ function describe(event: CustodyEvent, context: Context): Pick<CustodyEntry, 'ev
       const { auctionId, startsAt, endsAt, rules } = event.data;
       return {
         event: 'AUCTION_SCHEDULED',
-        summary: `Auction scheduled from ${startsAt} to ${endsAt}, starting at ${formatUsd(rules.startingPrice)}`,
+        // The dates are in `details` (startsAt, endsAt) for the reader to show in their own time zone.
+        summary: `Auction scheduled, starting at ${formatUsd(rules.startingPrice)}`,
         // The reserve's amount stays private, as at any auction house; only its existence is public.
         details: { auctionId, startsAt, endsAt, startingPrice: toDollars(rules.startingPrice), buyNowPrice: toDollarsOrNull(rules.buyNowPrice), hasReserve: rules.reservePrice !== null },
       };

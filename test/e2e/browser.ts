@@ -35,6 +35,21 @@ export function newContext(browser: Browser, viewport = DESKTOP): Promise<Browse
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
+  // Lazy images load only once scrolled near: walk the page, then wait for every image to settle.
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo(0, y);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    window.scrollTo(0, 0);
+    const settled = (image: HTMLImageElement) =>
+      new Promise((resolve) => {
+        image.addEventListener('load', resolve, { once: true });
+        image.addEventListener('error', resolve, { once: true });
+      });
+    const pending = [...document.images].filter((image) => !image.complete).map(settled);
+    await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  });
   const path = new URL(`${name}.png`, ARTIFACTS).pathname;
   await page.screenshot({ path, fullPage: true });
   return path;

@@ -16,7 +16,7 @@ describe('the product as npm start serves it', () => {
     await page.waitForURL('**/marketplace');
     await page.goto('/no/such/page');
     await page.waitForURL('**/marketplace');
-    expect(await page.getByRole('link', { name: 'Provenance marketplace' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Provenance marketplace' }).waitFor();
     const health = await fetch(`${productUrl()}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
     await context.close();

@@ -1,17 +1,21 @@
+import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AccountSettingsPage } from '../features/account/AccountSettingsPage';
-import { DashboardPage } from '../features/account/DashboardPage';
-import { FavouritesPage } from '../features/account/FavouritesPage';
-import { FollowingLoginPage } from '../features/account/FollowingLoginPage';
-import { ProfilePage } from '../features/account/ProfilePage';
-import { AdminDashboardPage } from '../features/admin/AdminDashboardPage';
-import { AdminLoginPage } from '../features/auth/AdminLoginPage';
-import { LoginPage } from '../features/auth/LoginPage';
-import { RegisterPage } from '../features/auth/RegisterPage';
-import { ListingDetailPage } from '../features/listing/ListingDetailPage';
-import { MarketplacePage } from '../features/marketplace/MarketplacePage';
 import { AnonymousOnly, RequireAdmin, RequireSignIn } from './guards';
 import { Layout } from './Layout';
+
+/** A page loaded when first visited, so the marketplace does not wait for every other screen's code. */
+function page(load: () => Promise<ComponentType>, guard?: (children: ReactNode) => ReactNode) {
+  return {
+    lazy: async () => {
+      const Page = await load();
+      return { Component: guard ? () => guard(<Page />) : Page };
+    },
+  };
+}
+
+const signedIn = (children: ReactNode) => <RequireSignIn>{children}</RequireSignIn>;
+const admin = (children: ReactNode) => <RequireAdmin>{children}</RequireAdmin>;
+const anonymous = (to?: string) => (children: ReactNode) => <AnonymousOnly {...(to ? { to } : {})}>{children}</AnonymousOnly>;
 
 /** Spec section 2's route table. Unknown paths go to the marketplace. */
 export const router = createBrowserRouter([
@@ -19,19 +23,19 @@ export const router = createBrowserRouter([
     element: <Layout />,
     children: [
       { index: true, element: <Navigate to="/marketplace" replace /> },
-      { path: 'marketplace', element: <MarketplacePage /> },
-      { path: 'marketplace/listing/:id', element: <ListingDetailPage /> },
-      { path: 'marketplace/:slug', element: <ListingDetailPage /> },
-      { path: 'following-login', element: <FollowingLoginPage /> },
-      { path: 'login', element: <AnonymousOnly><LoginPage /></AnonymousOnly> },
-      { path: 'register', element: <AnonymousOnly><RegisterPage /></AnonymousOnly> },
-      { path: 'dashboard', element: <RequireSignIn><DashboardPage /></RequireSignIn> },
-      { path: 'profile', element: <RequireSignIn><ProfilePage /></RequireSignIn> },
-      { path: 'account/settings', element: <RequireSignIn><AccountSettingsPage /></RequireSignIn> },
-      { path: 'favourites', element: <FavouritesPage /> },
-      { path: 'admin/login', element: <AnonymousOnly to="/admin/dashboard"><AdminLoginPage /></AnonymousOnly> },
+      { path: 'marketplace', ...page(async () => (await import('../features/marketplace/MarketplacePage')).MarketplacePage) },
+      { path: 'marketplace/listing/:id', ...page(async () => (await import('../features/listing/ListingDetailPage')).ListingDetailPage) },
+      { path: 'marketplace/:slug', ...page(async () => (await import('../features/listing/ListingDetailPage')).ListingDetailPage) },
+      { path: 'following-login', ...page(async () => (await import('../features/account/FollowingLoginPage')).FollowingLoginPage) },
+      { path: 'login', ...page(async () => (await import('../features/auth/LoginPage')).LoginPage, anonymous()) },
+      { path: 'register', ...page(async () => (await import('../features/auth/RegisterPage')).RegisterPage, anonymous()) },
+      { path: 'dashboard', ...page(async () => (await import('../features/account/DashboardPage')).DashboardPage, signedIn) },
+      { path: 'profile', ...page(async () => (await import('../features/account/ProfilePage')).ProfilePage, signedIn) },
+      { path: 'account/settings', ...page(async () => (await import('../features/account/AccountSettingsPage')).AccountSettingsPage, signedIn) },
+      { path: 'favourites', ...page(async () => (await import('../features/account/FavouritesPage')).FavouritesPage) },
+      { path: 'admin/login', ...page(async () => (await import('../features/auth/AdminLoginPage')).AdminLoginPage, anonymous('/admin/dashboard')) },
       { path: 'admin', element: <Navigate to="/admin/dashboard" replace /> },
-      { path: 'admin/*', element: <RequireAdmin><AdminDashboardPage /></RequireAdmin> },
+      { path: 'admin/*', ...page(async () => (await import('../features/admin/AdminDashboardPage')).AdminDashboardPage, admin) },
       { path: '*', element: <Navigate to="/marketplace" replace /> },
     ],
   },

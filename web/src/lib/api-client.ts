@@ -28,17 +28,19 @@ export interface RequestOptions {
   readonly token?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** Extra request headers (e.g. Idempotency-Key on a bid). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 let accessTokenSource: () => string | null = () => null;
 
 /** The session (lib/auth/session.ts) says where the access token comes from. */
-export function useAccessTokenFrom(source: () => string | null): void {
+export function setAccessTokenSource(source: () => string | null): void {
   accessTokenSource = source;
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const token = options.token ?? (options.auth ? accessTokenSource() : null);
   if (token) headers.authorization = `Bearer ${token}`;

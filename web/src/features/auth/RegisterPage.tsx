@@ -1,3 +1,22 @@
+import { Link, useNavigate } from 'react-router';
+import { RegisterForm } from './AuthForms';
+import { AuthLayout } from './AuthLayout';
+
+/** /register (spec sections 2 and 5): rules checked in the spec's order, one message at a time; success goes to /dashboard. */
 export function RegisterPage() {
-  return null;
+  const navigate = useNavigate();
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      subtitle="Register to bid live on authenticated, NFC-tagged memorabilia."
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Sign in here</Link>
+        </p>
+      }
+    >
+      <RegisterForm label="Create account form" onSignedIn={() => navigate('/dashboard', { replace: true })} />
+    </AuthLayout>
+  );
 }

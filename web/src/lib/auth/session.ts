@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
-import { apiRequest, useAccessTokenFrom } from '../api-client';
+import { apiRequest, setAccessTokenSource } from '../api-client';
 import { authMachine, type Credentials, type Registration, type Session, type SignedIn, type User } from './auth-machine';
 import { readAccessToken } from './tokens';
 
@@ -49,7 +49,7 @@ const machine = authMachine.provide({
 /** The one session of this tab. */
 export const authActor = createActor(machine);
 
-useAccessTokenFrom(() => authActor.getSnapshot().context.session?.accessToken ?? null);
+setAccessTokenSource(() => authActor.getSnapshot().context.session?.accessToken ?? null);
 
 // Persisted on every change once restored, so that a reload finds what the user last saw.
 authActor.subscribe((snapshot) => {

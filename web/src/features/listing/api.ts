@@ -1,0 +1,130 @@
+import { ApiError, apiRequest } from '../../lib/api-client';
+
+/** Spec section 3, Listing, as GET /api/public/listings/{slugOrId} answers it. */
+export interface Listing {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly title: string;
+  readonly description: string;
+  readonly price: string;
+  readonly category: string;
+  readonly condition: string;
+  readonly sportType: string;
+  readonly mediaUrls: readonly string[];
+  readonly status: string;
+  readonly slug: string;
+  readonly nfcUid: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly playerName: string | null;
+  readonly teamOrClub: string | null;
+  readonly leagueOrEvent: string | null;
+  readonly dateOrSeason: string | null;
+  readonly size: string | null;
+  readonly tags: readonly string[];
+  readonly jersey: JerseyDetails | null;
+  readonly auctionId: string | null;
+  readonly endsAt: string | null;
+}
+
+/** What the jersey form recorded; every field may be missing on older items. */
+export interface JerseyDetails {
+  readonly jerseyNumber?: number | null;
+  readonly gameTitle?: string | null;
+  readonly gameDate?: string | null;
+  readonly opponent?: string | null;
+  readonly venue?: string | null;
+  readonly stats?: Record<string, number | string | null> | null;
+}
+
+/** GET /api/public/listings/{slugOrId}/auction (dollars as numbers). */
+export interface Auction {
+  readonly auctionId: string;
+  readonly listingId: string;
+  readonly status: string;
+  readonly isActive: boolean;
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly currentPrice: number;
+  readonly currentLeaderId: string | null;
+  readonly minimumBid: number;
+  readonly bidCount: number;
+  readonly reserveMet: boolean | null;
+  readonly buyNowPrice: number | null;
+  readonly buyNowAvailable: boolean;
+  readonly softClose: { readonly windowSeconds: number; readonly latestEndsAt: string } | null;
+  readonly result: string | null;
+  readonly winnerId: string | null;
+  readonly finalPrice: number | null;
+}
+
+/** GET /api/bids/auction/{auctionId}: newest first. */
+export interface Bid {
+  readonly id: string;
+  readonly bidderId: string;
+  readonly amount: number;
+  readonly placedAt: string;
+  readonly status: string;
+  readonly kind: string;
+}
+
+/** POST /api/bids (201). */
+export interface PlacedBid extends Bid {
+  readonly maxAmount: number | null;
+  readonly auction: {
+    readonly currentPrice: number;
+    readonly currentLeaderId: string | null;
+    readonly status: string;
+    readonly minimumBid: number;
+    readonly endsAt: string;
+  };
+}
+
+/** GET /api/public/nfc/{uid}: the chain of custody, read from the event log. */
+export interface ChainOfCustody {
+  readonly uid: string;
+  readonly status: string;
+  readonly listing: { readonly id: string; readonly slug: string; readonly title: string; readonly status: string } | null;
+  readonly history: ReadonlyArray<{ readonly event: string; readonly at: string; readonly eventId: string; readonly summary: string }>;
+}
+
+/** The bid history the detail page shows (spec section 9). */
+export const BID_HISTORY_SIZE = 10;
+
+export function fetchListing(slugOrId: string, signal?: AbortSignal): Promise<Listing> {
+  return apiRequest<Listing>(`/api/public/listings/${encodeURIComponent(slugOrId)}`, { signal });
+}
+
+/** null when the listing has no auction (404 "No auction available for this item"). */
+export async function fetchAuction(slugOrId: string, signal?: AbortSignal): Promise<Auction | null> {
+  try {
+    return await apiRequest<Auction>(`/api/public/listings/${encodeURIComponent(slugOrId)}/auction`, { signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && error.code !== 'LISTING_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+export function fetchBids(auctionId: string, signal?: AbortSignal): Promise<Bid[]> {
+  return apiRequest<Bid[]>(`/api/bids/auction/${encodeURIComponent(auctionId)}?limit=${BID_HISTORY_SIZE}&offset=0`, { signal });
+}
+
+export function fetchChainOfCustody(uid: string, signal?: AbortSignal): Promise<ChainOfCustody> {
+  return apiRequest<ChainOfCustody>(`/api/public/nfc/${encodeURIComponent(uid)}`, { signal });
+}
+
+export interface BidRequest {
+  readonly auctionId: string;
+  readonly amount: number;
+  readonly maxAmount: number | null;
+  /** One per attempt: a retried request never bids twice. */
+  readonly idempotencyKey: string;
+}
+
+export function placeBid(request: BidRequest): Promise<PlacedBid> {
+  return apiRequest<PlacedBid>('/api/bids', {
+    auth: true,
+    body: { auctionId: request.auctionId, amount: request.amount, ...(request.maxAmount === null ? {} : { maxAmount: request.maxAmount }) },
+    headers: { 'Idempotency-Key': request.idempotencyKey },
+  });
+}

@@ -1,0 +1,53 @@
+import { apiRequest } from '../../lib/api-client';
+
+/** A published listing as GET /api/public/listings answers it (api/listings/presenters.ts). */
+export interface Listing {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** Dollars as a decimal string: the auction's current price once bidding has started. */
+  readonly price: string;
+  readonly category: string;
+  readonly condition: string;
+  readonly sportType: string;
+  readonly mediaUrls: readonly string[];
+  readonly status: string;
+  readonly slug: string | null;
+  readonly createdAt: string;
+  readonly playerName: string | null;
+  readonly teamOrClub: string | null;
+  readonly tags: readonly string[];
+  readonly auctionId: string | null;
+  /** The auction's current end (soft close included); null without an auction. */
+  readonly endsAt: string | null;
+}
+
+export interface ListingPage {
+  readonly content: readonly Listing[];
+  readonly totalElements: number;
+  readonly totalPages: number;
+  readonly number: number;
+  readonly size: number;
+  readonly first: boolean;
+  readonly last: boolean;
+}
+
+/** What the API is asked for, already mapped from the page's chip and sort (see marketplace-query.ts). */
+export interface ListingsRequest {
+  readonly search: string;
+  readonly category: string | null;
+  readonly tag: string | null;
+  /** "{field},{direction}" */
+  readonly sort: string;
+}
+
+/** Spec section 9: the marketplace pages by 20. */
+export const PAGE_SIZE = 20;
+
+export function fetchListings(request: ListingsRequest, page: number, signal?: AbortSignal): Promise<ListingPage> {
+  const params = new URLSearchParams({ page: String(page), size: String(PAGE_SIZE), sort: request.sort });
+  if (request.search) params.set('search', request.search);
+  if (request.category) params.set('category', request.category);
+  if (request.tag) params.set('tag', request.tag);
+  return apiRequest<ListingPage>(`/api/public/listings?${params}`, signal ? { signal } : {});
+}
