@@ -1,19 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import {
   decideTagBinding,
-  DomainError,
   evolveListing,
   evolveNfcTag,
   fold,
   listingDecider,
   nfcTagDecider,
   type Actor,
-  type ListingEvent,
-  type NfcTagEvent,
   type TagBindingCommand,
   type TagBindingDecision,
 } from '../../engine/domain';
-import { spec } from './given-when-then';
+import { acrossTwo } from './given-when-then';
 import {
   admin,
   boundListing,
@@ -31,40 +28,9 @@ import {
   TAG_UID,
 } from './fixtures';
 
-/**
- * The binding decision runs two deciders, so it gets a two-sided given/when/then:
- * given(listing history, tag history).when(command).then...
- */
-function given(listingHistory: ListingEvent[], tagHistory: NfcTagEvent[]) {
-  const listing = spec(listingDecider).given(listingHistory).state;
-  const tag = spec(nfcTagDecider).given(tagHistory).state;
-  return {
-    when(command: TagBindingCommand) {
-      const run = () => decideTagBinding(command, listing, tag);
-      return {
-        thenEvents(expected: TagBindingDecision) {
-          expect(run()).toEqual(expected);
-        },
-        thenNothing() {
-          expect(run()).toEqual({ listingEvents: [], tagEvents: [] });
-        },
-        thenError(code: string, message: string): DomainError {
-          let caught: unknown;
-          try {
-            run();
-          } catch (error) {
-            caught = error;
-          }
-          expect(caught, `expected ${code}`).toBeInstanceOf(DomainError);
-          const error = caught as DomainError;
-          expect(error.code).toBe(code);
-          expect(error.message).toBe(message);
-          return error;
-        },
-      };
-    },
-  };
-}
+/** The binding decision runs two deciders: given(listing history, tag history).when(command).then... */
+const { given } = acrossTwo(listingDecider, nfcTagDecider, decideTagBinding);
+const NOTHING: TagBindingDecision = { listingEvents: [], tagEvents: [] };
 
 function bind(uid: string, listingId = LISTING_ID, actor: Actor = admin): TagBindingCommand {
   return { type: 'BindTagToListing', data: { listingId, uid }, metadata: metadata(actor, DURING, 'cmd-bind') };
@@ -127,8 +93,8 @@ describe('BindTagToListing', () => {
   });
 
   test('rebinding the same pair is a no-op on both sides, whatever form the UID is written in', () => {
-    given(boundListing(), tagBoundTo(LISTING_ID)).when(bind(TAG_UID)).thenNothing();
-    given(boundListing(), tagBoundTo(LISTING_ID)).when(bind('04-a2-b3-c4-d5-e6-f7')).thenNothing();
+    given(boundListing(), tagBoundTo(LISTING_ID)).when(bind(TAG_UID)).thenEvents(NOTHING);
+    given(boundListing(), tagBoundTo(LISTING_ID)).when(bind('04-a2-b3-c4-d5-e6-f7')).thenEvents(NOTHING);
   });
 
   test('an invalid UID: INVALID_NFC_UID', () => {

@@ -61,3 +61,36 @@ export function refusal(run: () => unknown): DomainError {
   }
   throw new Error('expected a DomainError');
 }
+
+/**
+ * given/when/then for a decision that runs two deciders (a tag binding, a publication):
+ *
+ *   acrossTwo(listingDecider, nfcTagDecider, decideTagBinding).given(listingHistory, tagHistory).when(bind(...)).thenEvents({...})
+ */
+export function acrossTwo<Command, Decision, EventA, StateA, EventB, StateB>(
+  first: Decider<never, EventA, StateA>,
+  second: Decider<never, EventB, StateB>,
+  decide: (command: Command, first: StateA, second: StateB) => Decision,
+) {
+  return {
+    given(firstHistory: EventA[], secondHistory: EventB[] = []) {
+      const firstState = fold(first, firstHistory);
+      const secondState = fold(second, secondHistory);
+      return {
+        when(command: Command) {
+          const run = () => decide(command, firstState, secondState);
+          return {
+            thenEvents(expected: Decision) {
+              expect(run()).toEqual(expected);
+            },
+            thenError(code: string, message: string): DomainError {
+              const error = refusal(run);
+              expect([error.code, error.message]).toEqual([code, message]);
+              return error;
+            },
+          };
+        },
+      };
+    },
+  };
+}

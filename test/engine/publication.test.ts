@@ -6,12 +6,9 @@ import {
   DomainError,
   listingDecider,
   slugify,
-  type AuctionEvent,
-  type ListingEvent,
   type ListingPublicationCommand,
-  type ListingPublicationDecision,
 } from '../../engine/domain';
-import { spec } from './given-when-then';
+import { acrossTwo, spec } from './given-when-then';
 import {
   admin,
   AUCTION_ID,
@@ -39,30 +36,7 @@ import {
 } from './fixtures';
 
 /** Two deciders, one decision: given(listing history, auction history).when(command).then... */
-function given(listingHistory: ListingEvent[], auctionHistory: AuctionEvent[] = []) {
-  const listing = spec(listingDecider).given(listingHistory).state;
-  const auction = spec(auctionDecider).given(auctionHistory).state;
-  return {
-    when(command: ListingPublicationCommand) {
-      const run = () => decideListingPublication(command, listing, auction);
-      return {
-        thenEvents(expected: ListingPublicationDecision) {
-          expect(run()).toEqual(expected);
-        },
-        thenError(code: string, message: string) {
-          let caught: unknown;
-          try {
-            run();
-          } catch (error) {
-            caught = error;
-          }
-          expect(caught, `expected ${code}`).toBeInstanceOf(DomainError);
-          expect([(caught as DomainError).code, (caught as DomainError).message]).toEqual([code, message]);
-        },
-      };
-    },
-  };
-}
+const { given } = acrossTwo(listingDecider, auctionDecider, decideListingPublication);
 
 function publish(now = SCHEDULED_AT, options: { startsAt?: string; endsAt?: string } = {}): ListingPublicationCommand {
   return {
