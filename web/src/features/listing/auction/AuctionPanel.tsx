@@ -150,48 +150,24 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
       >
         {!over && (
           <>
-            <div className="field">
-              <label htmlFor={`${ids}-amount`}>Your bid</label>
-              <div className="auction-panel__amount">
-                <span aria-hidden="true">$</span>
-                <input
-                  id={`${ids}-amount`}
-                  className="input"
-                  type="number"
-                  inputMode="decimal"
-                  min={facts.minimumBid}
-                  step={1}
-                  value={context.amount}
-                  disabled={!open}
-                  aria-describedby={`${ids}-amount-hint`}
-                  onChange={(event) => actor.send({ type: 'AMOUNT.CHANGE', value: event.target.value })}
-                />
-              </div>
-              <span id={`${ids}-amount-hint`} className="field__hint">
-                Enter {formatUsd(facts.minimumBid)} or more
-              </span>
-            </div>
-            <div className="field">
-              <label htmlFor={`${ids}-max`}>Maximum bid (optional)</label>
-              <div className="auction-panel__amount">
-                <span aria-hidden="true">$</span>
-                <input
-                  id={`${ids}-max`}
-                  className="input"
-                  type="number"
-                  inputMode="decimal"
-                  min={facts.minimumBid}
-                  step={1}
-                  value={context.maxAmount}
-                  disabled={!open}
-                  aria-describedby={`${ids}-max-hint`}
-                  onChange={(event) => actor.send({ type: 'MAX.CHANGE', value: event.target.value })}
-                />
-              </div>
-              <span id={`${ids}-max-hint`} className="field__hint">
-                We bid for you, one step at a time, only as far as needed to keep you ahead, never above this amount. Nobody else sees it.
-              </span>
-            </div>
+            <DollarField
+              id={`${ids}-amount`}
+              label="Your bid"
+              hint={`Enter ${formatUsd(facts.minimumBid)} or more`}
+              min={facts.minimumBid}
+              value={context.amount}
+              disabled={!open}
+              onChange={(value) => actor.send({ type: 'AMOUNT.CHANGE', value })}
+            />
+            <DollarField
+              id={`${ids}-max`}
+              label="Maximum bid (optional)"
+              hint="We bid for you, one step at a time, only as far as needed to keep you ahead, never above this amount. Nobody else sees it."
+              min={facts.minimumBid}
+              value={context.maxAmount}
+              disabled={!open}
+              onChange={(value) => actor.send({ type: 'MAX.CHANGE', value })}
+            />
           </>
         )}
         <button type="submit" className="button button--primary button--block" disabled={!open || placing}>
@@ -225,5 +201,32 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
         )}
       </div>
     </section>
+  );
+}
+
+/** A dollar amount input with its label and hint: the bid and the optional maximum. */
+function DollarField({ id, label, hint, min, value, disabled, onChange }: { id: string; label: string; hint: string; min: number; value: string; disabled: boolean; onChange: (value: string) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="auction-panel__amount">
+        <span aria-hidden="true">$</span>
+        <input
+          id={id}
+          className="input"
+          type="number"
+          inputMode="decimal"
+          min={min}
+          step={1}
+          value={value}
+          disabled={disabled}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      </div>
+      <span id={`${id}-hint`} className="field__hint">
+        {hint}
+      </span>
+    </div>
   );
 }
