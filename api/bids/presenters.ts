@@ -78,6 +78,33 @@ export function presentPlacedBid(handled: HandledCommand<AuctionEvent, AuctionSt
   };
 }
 
+/** A buy-now purchase: the auction closed, sold to the buyer at the buy-now price. */
+export const boughtAnswerSchema = z.object({
+  id: z.string().describe('The purchase, recorded as the winning bid'),
+  auctionId: z.string(),
+  buyerId: z.string(),
+  amount: z.number().describe('Dollars: the buy-now price'),
+  purchasedAt: z.string(),
+  auction: z.object({ status: z.literal('ENDED'), result: z.literal('SOLD'), finalPrice: z.number(), closedAt: z.string() }),
+});
+export type BoughtAnswer = z.infer<typeof boughtAnswerSchema>;
+
+export function presentPurchase(handled: HandledCommand<AuctionEvent, AuctionState>): BoughtAnswer {
+  const closed = handled.events.find((event): event is AuctionEventOf<'AuctionClosed'> => event.type === 'AuctionClosed');
+  if (!closed || closed.data.winnerId === null || closed.data.winningBidId === null || closed.data.finalPrice === null) {
+    throw new Error('An accepted buy-now without its AuctionClosed event');
+  }
+  const { auctionId, winnerId, winningBidId, finalPrice, closedAt } = closed.data;
+  return {
+    id: winningBidId,
+    auctionId,
+    buyerId: winnerId,
+    amount: toDollars(finalPrice),
+    purchasedAt: closedAt,
+    auction: { status: 'ENDED', result: 'SOLD', finalPrice: toDollars(finalPrice), closedAt },
+  };
+}
+
 export const userBidAnswerSchema = z.object({
   id: z.string(),
   auctionId: z.string(),

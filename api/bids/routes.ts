@@ -10,10 +10,12 @@ import { idempotencyKeyHeaders, idempotencyKeys } from './idempotency';
 import {
   bidAnswerSchema,
   bidRejectionAnswerSchema,
+  boughtAnswerSchema,
   placedBidAnswerSchema,
   presentBid,
   presentBidRejection,
   presentPlacedBid,
+  presentPurchase,
   presentUserBid,
   userBidAnswerSchema,
 } from './presenters';
@@ -29,6 +31,9 @@ const placeBidBody = z.strictObject({
   maxAmount: dollars.nullable().optional().describe('Proxy bidding: the most you will pay (dollars); the auction bids for you up to it'),
 });
 type PlaceBidBody = z.infer<typeof placeBidBody>;
+
+const buyNowBody = z.strictObject({ auctionId: z.uuid() });
+type BuyNowBody = z.infer<typeof buyNowBody>;
 
 const paging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -84,6 +89,39 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
       };
       const handled = await handleAuctionCommand(deps.commands, command);
       return reply.code(201).send(presentPlacedBid(handled));
+    },
+  );
+
+  const buyNowIdempotency = idempotencyKeys({
+    db: deps.db,
+    clock: deps.clock,
+    fingerprint: (request) => ['POST /api/bids/buy-now', (request.body as BuyNowBody).auctionId],
+  });
+
+  app.post(
+    '/api/bids/buy-now',
+    {
+      preHandler: [app.authenticate, buyNowIdempotency.claim],
+      onSend: buyNowIdempotency.record,
+      schema: {
+        tags: ['bids'],
+        summary: 'Buy the lot now at its buy-now price: the auction closes, sold to you',
+        description:
+          'Offered until the first bid (with a reserve: until the reserve is met). Refusals come back with the engine\'s message, ' +
+          'e.g. 409 "Buy now is no longer available: bidding has started". Idempotency-Key as for bids.',
+        security: [{ bearer: [] }],
+        headers: idempotencyKeyHeaders,
+        body: buyNowBody,
+        response: { 201: boughtAnswerSchema },
+      },
+    },
+    async (request, reply) => {
+      const command: AuctionCommand = {
+        type: 'BuyNow',
+        data: { auctionId: request.body.auctionId, bidId: randomUUID() },
+        metadata: { actor: request.actor!, now: deps.clock().toISOString(), correlationId: request.id, commandId: buyNowIdempotency.commandIdOf(request) },
+      };
+      return reply.code(201).send(presentPurchase(await handleAuctionCommand(deps.commands, command)));
     },
   );
 

@@ -30,6 +30,7 @@ describe.each(API_BACKENDS)('bids on %s', (backend) => {
   it('documents its routes in the OpenAPI description', async () => {
     const { body } = await api.call('GET', '/docs/json');
     expect(body.paths).toHaveProperty(['/api/bids', 'post']);
+    expect(body.paths).toHaveProperty(['/api/bids/buy-now', 'post']);
     for (const path of ['/api/bids/{id}', '/api/bids/auction/{auctionId}', '/api/bids/user/history', '/api/bids/user/rejections']) {
       expect(body.paths, path).toHaveProperty([path, 'get']);
     }
@@ -298,6 +299,64 @@ describe.each(API_BACKENDS)('bids on %s', (backend) => {
       const alices = await api.call('GET', '/api/bids/user/rejections', { token: alice.tokens.accessToken });
       expect(alices.body).toEqual([]);
       expect((await api.call('GET', '/api/bids/user/rejections')).status).toBe(401);
+    });
+  });
+
+  describe('POST /api/bids/buy-now', () => {
+    const buyNow = (account: Account | undefined, body: unknown, headers?: Record<string, string>) =>
+      api.call('POST', '/api/bids/buy-now', { ...(account ? { token: account.tokens.accessToken } : {}), body, ...(headers ? { headers } : {}) });
+
+    it('sells the lot at its buy-now price: the auction closes, sold to the buyer, and takes no bid after', async () => {
+      const lot = await auction({ rules: { buyNowPrice: 20_000 } });
+      const buyer = await api.signUp('BUYER');
+      const bought = await buyNow(buyer, { auctionId: lot.auctionId });
+      expect(bought.status).toBe(201);
+      expect(bought.body).toEqual({
+        id: expect.stringMatching(UUID),
+        auctionId: lot.auctionId,
+        buyerId: buyer.user.id,
+        amount: 200,
+        purchasedAt: expect.stringMatching(ISO),
+        auction: { status: 'ENDED', result: 'SOLD', finalPrice: 200, closedAt: bought.body.purchasedAt },
+      });
+      await projected(lot.auctionId);
+      const status = await api.call('GET', `/api/public/listings/${lot.listingId}/auction`);
+      expect(status.body).toMatchObject({ status: 'ENDED', result: 'SOLD', winnerId: buyer.user.id, finalPrice: 200, buyNowAvailable: false });
+      const late = await bid(await api.signUp('BUYER'), { auctionId: lot.auctionId, amount: 60 });
+      expect(late.status).toBe(409);
+    });
+
+    it('is withdrawn by the first bid, not offered without a buy-now price, and never for your own lot', async () => {
+      const lot = await auction({ rules: { buyNowPrice: 20_000 } });
+      expect((await bid(await api.signUp('BUYER'), { auctionId: lot.auctionId, amount: 51 })).status).toBe(201);
+      const withdrawn = await buyNow(await api.signUp('BUYER'), { auctionId: lot.auctionId });
+      expect([withdrawn.status, withdrawn.body.message]).toEqual([409, 'Buy now is no longer available: bidding has started']);
+
+      const plain = await auction();
+      const notOffered = await buyNow(await api.signUp('BUYER'), { auctionId: plain.auctionId });
+      expect([notOffered.status, notOffered.body.message]).toEqual([409, 'Buy now is not available for this auction']);
+
+      const seller = await api.signUp('ADMIN');
+      const own = await auction({ seller: { userId: seller.user.id, roles: seller.user.roles }, rules: { buyNowPrice: 20_000 } });
+      const refused = await buyNow(seller, { auctionId: own.auctionId });
+      expect([refused.status, refused.body.message]).toEqual([409, 'You cannot buy your own listing']);
+    });
+
+    it('answers 401 signed out, 400 for a malformed body, and a retry with the same key buys once', async () => {
+      const lot = await auction({ rules: { buyNowPrice: 20_000 } });
+      expect((await buyNow(undefined, { auctionId: lot.auctionId })).status).toBe(401);
+      const buyer = await api.signUp('BUYER');
+      const malformed = await buyNow(buyer, { auctionId: 'nope' });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.message).toContain('body.auctionId');
+
+      const key = { 'idempotency-key': randomUUID() };
+      const first = await buyNow(buyer, { auctionId: lot.auctionId }, key);
+      const retry = await buyNow(buyer, { auctionId: lot.auctionId }, key);
+      expect(first.status).toBe(201);
+      expect([retry.status, retry.body]).toEqual([201, first.body]);
+      const closings = (await api.deps.eventStore.readStream(auctionStreamId(lot.auctionId))).filter((event) => event.type === 'AuctionClosed');
+      expect(closings).toHaveLength(1);
     });
   });
 
