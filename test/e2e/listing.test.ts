@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishListings } from './admin-api';
 import { DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
 
 interface Account {
@@ -144,6 +145,28 @@ describe('the listing detail page and its live auction panel', () => {
     await page.getByLabel('Your bid').fill(price.replace(/[$,]/g, ''));
     await page.getByRole('button', { name: 'Place Bid' }).click();
     await page.getByRole('alert').filter({ hasText: `Bid must be higher than current price of ${price}` }).waitFor();
+  });
+
+  it('buy now: confirmed with its price, the auction ends sold, and another buyer sees it end live', async () => {
+    const { ids } = await publishListings(1, () => `Buy-now test bat ${Date.now().toString(36)}`, { startingPrice: 100, buyNowPrice: 450 });
+    const slug = (await api<PublicListing>(`/api/public/listings/${ids[0]}`)).slug;
+    const buyer = await registerBuyer('Dana');
+
+    const watcher = await open();
+    await watcher.goto(`/marketplace/${slug}`);
+    await livePanelIsUp(watcher);
+    const page = await open();
+    await page.goto(`/marketplace/${slug}`);
+    await livePanelIsUp(page);
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughModal(page, buyer);
+
+    await page.getByRole('button', { name: 'Buy now for $450.00' }).click();
+    await page.getByRole('button', { name: 'Confirm purchase for $450.00' }).click();
+    await page.getByRole('status').filter({ hasText: 'You bought this item for $450.00.' }).waitFor();
+    await page.getByRole('button', { name: 'Auction Ended' }).waitFor();
+    await watcher.getByText('Sold for $450.00').waitFor();
+    expect(await watcher.getByRole('button', { name: /Buy now/ }).count()).toBe(0);
   });
 
   it('reconnects after the network drops: "Connecting..." then "Live updates active"', async () => {

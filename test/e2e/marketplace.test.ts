@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoAccounts, DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
+import { publishListings } from './admin-api';
+import { DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
 
 interface ApiListing {
   id: string;
@@ -30,54 +30,6 @@ const cardName = (listing: ApiListing) => listing.playerName || listing.title;
 const countLine = (total: number) => (total === 0 ? 'No items found' : `${total} ${total === 1 ? 'item' : 'items'} found`);
 const PRICE = /^US \$\d{1,3}(,\d{3})*\.\d{2}$/;
 const TIME_LEFT = /^(\d+d \d+h \d+m|\d+h \d+m|\d+m|Ended)$/;
-
-/** As an admin makes them through the admin API: media, saved with a provisioned tag bound, published. */
-async function publishListings(count: number, titleOf: (index: number) => string): Promise<{ ids: string[]; token: string }> {
-  const login = await fetch(`${productUrl()}/api/admin/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(demoAccounts().admin),
-  });
-  expect(login.status).toBe(200);
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const call = async (path: string, body?: unknown) => {
-    const response = await fetch(`${productUrl()}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const answer = (await response.json()) as Record<string, unknown>;
-    expect(response.status, `${path}: ${JSON.stringify(answer)}`).toBeLessThan(300);
-    return answer;
-  };
-
-  const form = new FormData();
-  const image = await readFile(new URL('../../api/seed/images/judge-bat.jpg', import.meta.url));
-  form.append('file', new Blob([image], { type: 'image/jpeg' }), 'judge-bat.jpg');
-  const uploaded = await fetch(`${productUrl()}/api/admin/listings/media/upload`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` }, body: form });
-  expect(uploaded.status).toBe(201);
-  const { mediaId } = (await uploaded.json()) as { mediaId: string };
-
-  const ids: string[] = [];
-  for (let index = 0; index < count; index++) {
-    const uid = `04:${[...randomBytes(6)].map((byte) => byte.toString(16).padStart(2, '0').toUpperCase()).join(':')}`;
-    await call('/api/admin/nfc/tags/provision', { uid });
-    const listing = await call('/api/admin/listings', {
-      title: titleOf(index),
-      description: 'Made by the marketplace browser test.',
-      category: 'EQUIPMENT',
-      condition: 'GAME_USED',
-      sportType: 'BASEBALL',
-      price: 100 + index,
-      mediaIds: [mediaId],
-      save: true,
-      nfcUid: uid,
-    });
-    await call(`/api/admin/listings/${listing.id as string}/publish`);
-    ids.push(listing.id as string);
-  }
-  return { ids, token: accessToken };
-}
 
 /** The grid's cards once the results are in (the count line says so). */
 async function waitForResults(page: Page, total: number): Promise<void> {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { ApiError } from '../../web/src/lib/api-client';
 import { formatTimeLeft } from '../../web/src/lib/time-left';
-import type { Auction, Bid, BidRequest, PlacedBid } from '../../web/src/features/listing/api';
+import type { Auction, Bid, BidRequest, PlacedBid, Purchase } from '../../web/src/features/listing/api';
 import {
   auctionPanelMachine,
   bidderLabel,
@@ -53,11 +53,13 @@ interface Options {
   userId?: string | null;
   snapshot?: () => Promise<Snapshot>;
   placeBid?: (request: BidRequest) => Promise<PlacedBid>;
+  buyNow?: () => Promise<Purchase>;
 }
 
 function start(options: Options = {}) {
   const feeds: FakeFeed[] = [];
   const bidRequests: BidRequest[] = [];
+  const purchases: Array<{ auctionId: string; idempotencyKey: string }> = [];
   let loads = 0;
   const machine = auctionPanelMachine.provide({
     actors: {
@@ -78,6 +80,11 @@ function start(options: Options = {}) {
         if (!options.placeBid) throw new Error('no placeBid');
         return options.placeBid(input);
       }),
+      buyNow: fromPromise<Purchase, { auctionId: string; idempotencyKey: string }>(async ({ input }) => {
+        purchases.push(input);
+        if (!options.buyNow) throw new Error('no buyNow');
+        return options.buyNow();
+      }),
     },
   });
   const actor = createActor(machine, { input: { listingKey: 'slug-1', auction: options.auction ?? auction(), userId: options.userId === undefined ? ME : options.userId } });
@@ -89,6 +96,7 @@ function start(options: Options = {}) {
     actor,
     feeds,
     bidRequests,
+    purchases,
     emitted,
     loads: () => loads,
     lastFeed,
@@ -319,7 +327,7 @@ describe('placing a bid', () => {
     panel.actor.send({ type: 'AMOUNT.CHANGE', value: '300' });
     panel.actor.send({ type: 'BID.SUBMIT' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(panel.emitted).toEqual([{ type: 'signInRequired', amount: 300 }]);
+    expect(panel.emitted).toEqual([{ type: 'signInRequired', action: 'bid', amount: 300 }]);
     expect(panel.bidRequests).toHaveLength(0);
     expect(panel.context().amount).toBe('300');
     panel.actor.send({ type: 'USER.CHANGE', userId: ME });
@@ -394,5 +402,68 @@ describe('live messages', () => {
   it('names bidders by the end of their id, and the signed-in user "You"', () => {
     expect(bidderLabel('0c6e8a52-1d3b-4f6a-8e2c-9a1b2c3d3f2a', null)).toBe('Bidder •••3f2a');
     expect(bidderLabel(ME, ME)).toBe('You');
+  });
+});
+
+describe('the auction panel: buy now', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: NOW });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const offered = () => auction({ bidCount: 0, currentLeaderId: null, buyNowPrice: 900, buyNowAvailable: true });
+  const bought: Purchase = { id: 'purchase-1', auctionId: AUCTION_ID, buyerId: ME, amount: 900, purchasedAt: new Date(NOW).toISOString() };
+
+  it('asks for a confirmation naming the price, then buys: the auction ends sold to you, with a green banner', async () => {
+    const panel = start({ auction: offered(), buyNow: async () => bought });
+    panel.actor.send({ type: 'BUY_NOW.REQUEST' });
+    expect(panel.actor.getSnapshot().matches({ bidding: 'confirmingBuyNow' })).toBe(true);
+    expect(panel.purchases).toHaveLength(0);
+    panel.actor.send({ type: 'BUY_NOW.CONFIRM' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(panel.purchases).toEqual([{ auctionId: AUCTION_ID, idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    expect(panel.context().auction).toMatchObject({ status: 'ENDED', result: 'SOLD', finalPrice: 900, currentLeaderId: ME, buyNowAvailable: false });
+    expect(panel.context().banner).toEqual({ kind: 'success', text: 'You bought this item for $900.00.' });
+  });
+
+  it('Cancel goes back without buying; a refusal says "Failed to buy now: <reason>"', async () => {
+    const panel = start({
+      auction: offered(),
+      buyNow: async () => {
+        throw new ApiError('Buy now is no longer available: bidding has started', 409);
+      },
+    });
+    panel.actor.send({ type: 'BUY_NOW.REQUEST' });
+    panel.actor.send({ type: 'BUY_NOW.CANCEL' });
+    expect(panel.actor.getSnapshot().matches({ bidding: 'idle' })).toBe(true);
+    panel.actor.send({ type: 'BUY_NOW.REQUEST' });
+    panel.actor.send({ type: 'BUY_NOW.CONFIRM' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(panel.context().banner).toEqual({ kind: 'error', text: 'Failed to buy now: Buy now is no longer available: bidding has started' });
+  });
+
+  it('a bid arriving while the buyer hesitates withdraws the offer and leaves the confirmation', async () => {
+    const panel = start({ auction: offered(), buyNow: async () => bought });
+    panel.actor.send({ type: 'BUY_NOW.REQUEST' });
+    panel.live({
+      type: 'bid_placed',
+      auctionId: AUCTION_ID,
+      auctionData: { currentPrice: 251, currentLeaderId: 'someone-else-3f2a', status: 'ACTIVE', endsAt: new Date(NOW + 2 * 86_400_000).toISOString(), minimumBid: 252 },
+      bidData: { bidId: 'bid-x', bidderId: 'someone-else-3f2a', amount: 251, placedAt: new Date(NOW).toISOString(), status: 'ACCEPTED', kind: 'BID' },
+    });
+    expect(panel.context().auction.buyNowAvailable).toBe(false);
+    expect(panel.actor.getSnapshot().matches({ bidding: 'idle' })).toBe(true);
+    panel.actor.send({ type: 'BUY_NOW.REQUEST' });
+    expect(panel.context().banner).toEqual({ kind: 'error', text: 'Buy now is not available for this auction' });
+    expect(panel.purchases).toHaveLength(0);
+  });
+
+  it('signed out: asks the page to open the sign-in modal for the purchase', () => {
+    const panel = start({ auction: offered(), userId: null });
+    panel.actor.send({ type: 'BUY_NOW.REQUEST' });
+    expect(panel.emitted).toEqual([{ type: 'signInRequired', action: 'buyNow', amount: 900 }]);
+    expect(panel.actor.getSnapshot().matches({ bidding: 'idle' })).toBe(true);
   });
 });

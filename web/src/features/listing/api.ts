@@ -80,6 +80,15 @@ export interface PlacedBid extends Bid {
   };
 }
 
+/** POST /api/bids/buy-now (201): the lot is sold to the buyer at its buy-now price. */
+export interface Purchase {
+  readonly id: string;
+  readonly auctionId: string;
+  readonly buyerId: string;
+  readonly amount: number;
+  readonly purchasedAt: string;
+}
+
 /** GET /api/public/nfc/{uid}: the chain of custody, read from the event log. */
 export interface ChainOfCustody {
   readonly uid: string;
@@ -119,6 +128,10 @@ export interface BidRequest {
   readonly maxAmount: number | null;
   /** One per attempt: a retried request never bids twice. */
   readonly idempotencyKey: string;
+}
+
+export function buyNow(request: { auctionId: string; idempotencyKey: string }): Promise<Purchase> {
+  return apiRequest<Purchase>('/api/bids/buy-now', { auth: true, body: { auctionId: request.auctionId }, headers: { 'Idempotency-Key': request.idempotencyKey } });
 }
 
 export function placeBid(request: BidRequest): Promise<PlacedBid> {

@@ -6,7 +6,7 @@ import { useAuth } from '../../../lib/auth/session';
 import { authModal } from '../../../lib/auth-modal';
 import { formatUsd } from '../../../lib/money';
 import { formatTimeLeft } from '../../../lib/time-left';
-import { fetchAuction, fetchBids, placeBid, type Auction, type BidRequest } from '../api';
+import { buyNow, fetchAuction, fetchBids, placeBid, type Auction, type BidRequest } from '../api';
 import { auctionPanelMachine, bidderLabel, canBid, effectiveStatus, statusLabel, type Snapshot } from './auction-panel-machine';
 import { liveFeed } from './live-feed';
 import './auction-panel.css';
@@ -19,6 +19,7 @@ const panelMachine = auctionPanelMachine.provide({
       return { auction, bids };
     }),
     placeBid: fromPromise(({ input }: { input: BidRequest }) => placeBid(input)),
+    buyNow: fromPromise(({ input }: { input: { auctionId: string; idempotencyKey: string } }) => buyNow(input)),
   },
 });
 
@@ -34,6 +35,9 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
     snapshot.matches({ connection: { online: 'live' } }) ? 'live' : snapshot.matches({ connection: 'gaveUp' }) || snapshot.matches({ connection: 'closed' }) ? 'down' : 'connecting',
   );
   const placing = useSelector(actor, (snapshot) => snapshot.matches({ bidding: 'placing' }));
+  const buyNowStep = useSelector(actor, (snapshot) =>
+    snapshot.matches({ bidding: 'confirmingBuyNow' }) ? 'confirming' : snapshot.matches({ bidding: 'buyingNow' }) ? 'buying' : 'offered',
+  );
   const ids = useId();
 
   useEffect(() => actor.send({ type: 'USER.CHANGE', userId }), [actor, userId]);
@@ -42,10 +46,9 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
   // presses Place Bid again: a bid commits money, so it is never placed without a press made while
   // signed in (the price may also have moved during the sign-in).
   useEffect(() => {
-    const subscription = actor.on('signInRequired', ({ amount }) => {
-      authModal.open('login', () =>
-        actor.send({ type: 'BANNER.SHOW', banner: { kind: 'info', text: `You are signed in. Press Place Bid to bid ${formatUsd(amount)}.` } }),
-      );
+    const subscription = actor.on('signInRequired', ({ action, amount }) => {
+      const next = action === 'bid' ? `Press Place Bid to bid ${formatUsd(amount)}.` : `Press Buy now to buy it for ${formatUsd(amount)}.`;
+      authModal.open('login', () => actor.send({ type: 'BANNER.SHOW', banner: { kind: 'info', text: `You are signed in. ${next}` } }));
     });
     return () => subscription.unsubscribe();
   }, [actor]);
@@ -174,6 +177,28 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
           {buttonLabel}
         </button>
       </form>
+
+      {open && facts.buyNowAvailable && facts.buyNowPrice !== null && (
+        <div className="auction-panel__buy-now">
+          {buyNowStep === 'offered' ? (
+            <button type="button" className="button button--block" onClick={() => actor.send({ type: 'BUY_NOW.REQUEST' })}>
+              Buy now for {formatUsd(facts.buyNowPrice)}
+            </button>
+          ) : (
+            <>
+              <p>Buy this item now for {formatUsd(facts.buyNowPrice)}? The auction ends at once and the item is yours.</p>
+              <div className="auction-panel__buy-now-actions">
+                <button type="button" className="button button--primary" disabled={buyNowStep === 'buying'} onClick={() => actor.send({ type: 'BUY_NOW.CONFIRM' })}>
+                  {buyNowStep === 'buying' ? 'Buying…' : `Confirm purchase for ${formatUsd(facts.buyNowPrice)}`}
+                </button>
+                <button type="button" className="button" disabled={buyNowStep === 'buying'} onClick={() => actor.send({ type: 'BUY_NOW.CANCEL' })}>
+                  Cancel
+                </button>
+              </div>
+            </>
+          )}
+        </div>
+      )}
 
       <div className="auction-panel__history">
         <h3>Recent bids</h3>

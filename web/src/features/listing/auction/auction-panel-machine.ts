@@ -1,7 +1,7 @@
 import { assign, emit, enqueueActions, fromCallback, fromPromise, raise, setup } from 'xstate';
 import { formatUsd } from '../../../lib/money';
 import { formatTimeLeft } from '../../../lib/time-left';
-import { BID_HISTORY_SIZE, type Auction, type Bid, type BidRequest, type PlacedBid } from '../api';
+import { BID_HISTORY_SIZE, type Auction, type Bid, type BidRequest, type PlacedBid, type Purchase } from '../api';
 import { NORMAL_CLOSURE, type FeedEvent, type FeedInput, type LiveAuctionData, type LiveMessage } from './live-messages';
 
 /** Spec section 9: up to 5 reconnect attempts, 3000 ms apart. */
@@ -27,6 +27,10 @@ export interface AuctionFacts {
   readonly result: string | null;
   readonly finalPrice: number | null;
   readonly cancelReason: string | null;
+  /** Dollars; null when the lot has no buy-now price. */
+  readonly buyNowPrice: number | null;
+  /** Offered now: until the first bid (with a reserve: until it is met). */
+  readonly buyNowAvailable: boolean;
 }
 
 export interface Banner {
@@ -64,6 +68,9 @@ export type PanelEvent =
   | { type: 'AMOUNT.CHANGE'; value: string }
   | { type: 'MAX.CHANGE'; value: string }
   | { type: 'BID.SUBMIT' }
+  | { type: 'BUY_NOW.REQUEST' }
+  | { type: 'BUY_NOW.CONFIRM' }
+  | { type: 'BUY_NOW.CANCEL' }
   | { type: 'BANNER.SHOW'; banner: Banner }
   | { type: 'BANNER.DISMISS' }
   | { type: 'USER.CHANGE'; userId: string | null }
@@ -71,8 +78,8 @@ export type PanelEvent =
   | { type: 'SYNC' }
   | { type: 'CLOCK.RESET' };
 
-/** Told to the page: a signed-out visitor pressed Place Bid. */
-export type PanelEmitted = { type: 'signInRequired'; amount: number };
+/** Told to the page: a signed-out visitor pressed Place Bid (or Buy now). */
+export type PanelEmitted = { type: 'signInRequired'; action: 'bid' | 'buyNow'; amount: number };
 
 export interface Snapshot {
   readonly auction: Auction | null;
@@ -93,6 +100,8 @@ export function factsOf(auction: Auction): AuctionFacts {
     result: auction.result,
     finalPrice: auction.finalPrice,
     cancelReason: null,
+    buyNowPrice: auction.buyNowPrice,
+    buyNowAvailable: auction.buyNowAvailable,
   };
 }
 
@@ -209,6 +218,9 @@ export const auctionPanelMachine = setup({
     }),
     placeBid: fromPromise<PlacedBid, BidRequest>(async () => {
       throw new Error('placeBid not provided');
+    }),
+    buyNow: fromPromise<Purchase, { auctionId: string; idempotencyKey: string }>(async () => {
+      throw new Error('buyNow not provided');
     }),
   },
   delays: {
@@ -347,10 +359,46 @@ export const auctionPanelMachine = setup({
               {
                 // The typed amount stays; the page opens the sign-in modal.
                 guard: ({ context }) => context.userId === null,
-                actions: [assign({ banner: null }), emit(({ context }) => ({ type: 'signInRequired' as const, amount: parseAmount(context.amount)! }))],
+                actions: [assign({ banner: null }), emit(({ context }) => ({ type: 'signInRequired' as const, action: 'bid' as const, amount: parseAmount(context.amount)! }))],
               },
               { target: 'placing', actions: assign({ banner: null }) },
             ],
+            'BUY_NOW.REQUEST': [
+              {
+                guard: ({ context }) => !canBid({ auction: context.auction, now: Date.now() }) || !context.auction.buyNowAvailable,
+                actions: ['tick', assign({ banner: { kind: 'error', text: 'Buy now is not available for this auction' } })],
+              },
+              {
+                guard: ({ context }) => context.userId === null,
+                actions: [assign({ banner: null }), emit(({ context }) => ({ type: 'signInRequired' as const, action: 'buyNow' as const, amount: context.auction.buyNowPrice! }))],
+              },
+              // Buying commits money at once: one more press, on a button that names the price.
+              { target: 'confirmingBuyNow', actions: assign({ banner: null }) },
+            ],
+          },
+        },
+        confirmingBuyNow: {
+          on: {
+            'BUY_NOW.CONFIRM': 'buyingNow',
+            'BUY_NOW.CANCEL': 'idle',
+          },
+          // The offer went away while the buyer hesitated (a bid, the end): back to bidding.
+          always: { guard: ({ context }) => !context.auction.buyNowAvailable || !canBid({ auction: context.auction, now: Date.now() }), target: 'idle' },
+        },
+        buyingNow: {
+          invoke: {
+            src: 'buyNow',
+            input: ({ context }) => ({ auctionId: context.auction.auctionId, idempotencyKey: newIdempotencyKey() }),
+            onDone: {
+              target: 'idle',
+              actions: [assign(({ context, event }) => onBoughtNow(context, event.output)), raise({ type: 'CLOCK.RESET' })],
+            },
+            onError: {
+              target: 'idle',
+              actions: assign({
+                banner: ({ event }) => ({ kind: 'error', text: event.error instanceof Error && event.error.message ? `Failed to buy now: ${event.error.message}` : 'Failed to buy now' }),
+              }),
+            },
           },
         },
         placing: {
@@ -374,6 +422,23 @@ export const auctionPanelMachine = setup({
   },
 });
 
+/** A buy-now purchase closes the auction at once, sold to this user. */
+export function onBoughtNow(context: PanelContext, purchase: Purchase): Partial<PanelContext> {
+  return {
+    auction: {
+      ...context.auction,
+      status: 'ENDED',
+      result: 'SOLD',
+      finalPrice: purchase.amount,
+      currentPrice: purchase.amount,
+      currentLeaderId: purchase.buyerId,
+      buyNowAvailable: false,
+      endsAt: purchase.purchasedAt,
+    },
+    banner: { kind: 'success', text: `You bought this item for ${formatUsd(purchase.amount)}.` },
+  };
+}
+
 /** What a live message changes (spec section 4): price, leader, minimum, end, and the history. */
 export function onLiveMessage(context: PanelContext, message: LiveMessage): Partial<PanelContext> {
   const { auction } = context;
@@ -384,7 +449,8 @@ export function onLiveMessage(context: PanelContext, message: LiveMessage): Part
       const isNew = !context.bids.some((known) => known.id === bid.id);
       const typed = parseAmount(context.amount);
       return {
-        auction: { ...next, bidCount: auction.bidCount + (isNew ? 1 : 0) },
+        // A bid withdraws buy-now (with a reserve the server may still offer it: the next re-read says so).
+        auction: { ...next, bidCount: auction.bidCount + (isNew ? 1 : 0), buyNowAvailable: false },
         bids: [bid, ...context.bids.filter((known) => known.id !== bid.id)].slice(0, BID_HISTORY_SIZE),
         // An amount the new price has overtaken is replaced by the new minimum; a higher one is kept.
         amount: typed === null || typed <= next.currentPrice ? String(next.minimumBid) : context.amount,
