@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +21,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * the embedded default and seeds itself. Every browser test runs against this one product.
  */
 export default async function setup(project: TestProject) {
-  // npm start rebuilds web/dist: two e2e runs at once on one checkout would pull the files from under each other.
-  const releaseLock = await holdCheckoutLock();
   const dataDir = await mkdtemp(join(tmpdir(), 'provenance-e2e-'));
   const product = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -57,37 +55,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stop(product);
     await rm(dataDir, { recursive: true, force: true });
-    await releaseLock();
   };
-}
-
-const LOCK = join(ROOT, 'web', '.e2e-lock');
-
-/** One e2e run per checkout at a time: a lock folder, taken over when its holder has died. */
-async function holdCheckoutLock(): Promise<() => Promise<void>> {
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      await mkdir(LOCK);
-      await writeFile(join(LOCK, 'pid'), String(process.pid));
-      return () => rm(LOCK, { recursive: true, force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(await readFile(join(LOCK, 'pid'), 'utf8').catch(() => '0'));
-      if (holder > 0 && !isAlive(holder)) await rm(LOCK, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`another e2e run holds ${LOCK}`);
-      else await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function stop(product: ChildProcess): Promise<void> {
