@@ -141,14 +141,7 @@ function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: User; s
           Change your email under Security & Privacy.
         </span>
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
-        </button>
-      </div>
+      <FormActions saving={saving} label="Save" savingLabel="Saving…" onCancel={onCancel} />
     </form>
   );
 }
@@ -231,14 +224,7 @@ function EmailChangeEditor({ currentEmail, saving, onSubmit, onCancel }: { curre
     <form onSubmit={handleSubmit(({ newEmail }) => onSubmit(newEmail))} noValidate aria-label="Change email">
       <Field label="New email" type="email" autoComplete="email" registration={register('newEmail')} error={formState.errors.newEmail?.message} />
       <Field label="Confirm new email" type="email" autoComplete="email" registration={register('confirmEmail')} error={formState.errors.confirmEmail?.message} />
-      <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={saving}>
-          {saving ? 'Updating…' : 'Update Email'}
-        </button>
-        <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
-        </button>
-      </div>
+      <FormActions saving={saving} label="Update Email" savingLabel="Updating…" onCancel={onCancel} />
     </form>
   );
 }
@@ -253,14 +239,21 @@ function PasswordChangeEditor({ saving, onSubmit, onCancel }: { saving: boolean;
       <Field label="Current password" type="password" autoComplete="current-password" registration={register('currentPassword')} error={formState.errors.currentPassword?.message} />
       <Field label="New password" type="password" autoComplete="new-password" registration={register('newPassword')} error={formState.errors.newPassword?.message} />
       <Field label="Confirm new password" type="password" autoComplete="new-password" registration={register('confirmPassword')} error={formState.errors.confirmPassword?.message} />
-      <div className="form-actions">
-        <button type="submit" className="button button--primary" disabled={saving}>
-          {saving ? 'Updating…' : 'Update Password'}
-        </button>
-        <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
-        </button>
-      </div>
+      <FormActions saving={saving} label="Update Password" savingLabel="Updating…" onCancel={onCancel} />
     </form>
+  );
+}
+
+/** Submit and Cancel under each editor; both wait while a change is being saved. */
+function FormActions({ saving, label, savingLabel, onCancel }: { saving: boolean; label: string; savingLabel: string; onCancel: () => void }) {
+  return (
+    <div className="form-actions">
+      <button type="submit" className="button button--primary" disabled={saving}>
+        {saving ? savingLabel : label}
+      </button>
+      <button type="button" className="button" onClick={onCancel} disabled={saving}>
+        Cancel
+      </button>
+    </div>
   );
 }
