@@ -9,6 +9,7 @@ import { ApiError } from '../../web/src/lib/api-client';
 function listing(id: string): Listing {
   return {
     id,
+    ownerId: 'admin-1',
     title: `Item ${id}`,
     description: '',
     price: '10.00',
@@ -18,10 +19,16 @@ function listing(id: string): Listing {
     mediaUrls: [],
     status: 'LIVE',
     slug: `item-${id}`,
+    nfcUid: null,
     createdAt: '2032-01-01T00:00:00.000Z',
+    updatedAt: '2032-01-01T00:00:00.000Z',
     playerName: null,
     teamOrClub: null,
+    leagueOrEvent: null,
+    dateOrSeason: null,
+    size: null,
     tags: [],
+    jersey: null,
     auctionId: null,
     endsAt: null,
   };

@@ -1,41 +1,7 @@
 import { ApiError, apiRequest } from '../../lib/api-client';
 
-/** Spec section 3, Listing, as GET /api/public/listings/{slugOrId} answers it. */
-export interface Listing {
-  readonly id: string;
-  readonly ownerId: string;
-  readonly title: string;
-  readonly description: string;
-  readonly price: string;
-  readonly category: string;
-  readonly condition: string;
-  readonly sportType: string;
-  readonly mediaUrls: readonly string[];
-  readonly status: string;
-  readonly slug: string;
-  readonly nfcUid: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly playerName: string | null;
-  readonly teamOrClub: string | null;
-  readonly leagueOrEvent: string | null;
-  readonly dateOrSeason: string | null;
-  readonly size: string | null;
-  readonly tags: readonly string[];
-  readonly jersey: JerseyDetails | null;
-  readonly auctionId: string | null;
-  readonly endsAt: string | null;
-}
-
-/** What the jersey form recorded; every field may be missing on older items. */
-export interface JerseyDetails {
-  readonly jerseyNumber?: number | null;
-  readonly gameTitle?: string | null;
-  readonly gameDate?: string | null;
-  readonly opponent?: string | null;
-  readonly venue?: string | null;
-  readonly stats?: Record<string, number | string | null> | null;
-}
+export type { JerseyDetails, Listing } from '../../lib/listing';
+import type { Listing } from '../../lib/listing';
 
 /** GET /api/public/listings/{slugOrId}/auction (dollars as numbers). */
 export interface Auction {

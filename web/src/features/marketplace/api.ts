@@ -1,26 +1,7 @@
 import { apiRequest } from '../../lib/api-client';
 
-/** A published listing as GET /api/public/listings answers it (api/listings/presenters.ts). */
-export interface Listing {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  /** Dollars as a decimal string: the auction's current price once bidding has started. */
-  readonly price: string;
-  readonly category: string;
-  readonly condition: string;
-  readonly sportType: string;
-  readonly mediaUrls: readonly string[];
-  readonly status: string;
-  readonly slug: string | null;
-  readonly createdAt: string;
-  readonly playerName: string | null;
-  readonly teamOrClub: string | null;
-  readonly tags: readonly string[];
-  readonly auctionId: string | null;
-  /** The auction's current end (soft close included); null without an auction. */
-  readonly endsAt: string | null;
-}
+export type { Listing } from '../../lib/listing';
+import type { Listing } from '../../lib/listing';
 
 export interface ListingPage {
   readonly content: readonly Listing[];
