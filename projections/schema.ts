@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { AuctionState, ClosingResult, ListingDetails, ListingStatus } from '../engine/domain';
 
 /**
  * Row types of the read models. bigint columns come back from node-postgres as strings and from
@@ -11,12 +12,12 @@ export interface ListingsTable {
   id: string;
   slug: string;
   owner_id: string;
-  status: string;
+  status: ListingStatus;
   title: string;
   description: string;
-  category: string;
+  category: ListingDetails['category'];
   condition: string;
-  sport_type: string;
+  sport_type: ListingDetails['sportType'];
   asking_price: Money;
   price: Money;
   player_name: string | null;
@@ -24,8 +25,8 @@ export interface ListingsTable {
   league_or_event: string | null;
   date_or_season: string | null;
   size: string | null;
-  tags: JSONColumnType<string[]>;
-  jersey: JSONColumnType<Record<string, unknown> | null>;
+  tags: JSONColumnType<ListingDetails['tags']>;
+  jersey: JSONColumnType<ListingDetails['jersey']>;
   media_ids: JSONColumnType<string[]>;
   nfc_uid: string | null;
   auction_id: string | null;
@@ -39,7 +40,7 @@ export interface AuctionsTable {
   id: string;
   listing_id: string;
   seller_id: string;
-  status: string;
+  status: Exclude<AuctionState['status'], 'UNSCHEDULED'>;
   starts_at: Timestamp;
   ends_at: Timestamp;
   scheduled_ends_at: Timestamp;
@@ -55,7 +56,7 @@ export interface AuctionsTable {
   buy_now_available: boolean;
   increment_table: JSONColumnType<Array<{ from: number; increment: number }>>;
   soft_close: JSONColumnType<{ windowSeconds: number; latestEndsAt: string } | null>;
-  result: string | null;
+  result: ClosingResult | null;
   winner_id: string | null;
   winning_bid_id: string | null;
   final_price: Money | null;
@@ -85,7 +86,7 @@ export interface BidRejectionsTable {
   auction_id: string;
   bid_id: string;
   bidder_id: string;
-  attempt: string;
+  attempt: 'BID' | 'BUY_NOW';
   amount: Money | null;
   code: string;
   message: string;

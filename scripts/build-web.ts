@@ -63,7 +63,7 @@ async function withLock(work: () => Promise<void>): Promise<void> {
       const holder = Number(await readFile(join(LOCK, 'pid'), 'utf8').catch(() => '0'));
       // A holder that died (or a lock left by a killed build) is taken over.
       if (holder > 0 && !isAlive(holder)) await rm(LOCK, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`another build holds ${LOCK}`);
+      else if (Date.now() > deadline) throw new Error(`another build holds ${LOCK}`, { cause: error });
       else await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

@@ -7,9 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { passwordProblem } from '../api/accounts/passwords';
-import type { Role } from '../api/accounts/schema';
-import { createUser, EmailTakenError, logSecurityEvent, MAX_PASSWORD_LENGTH } from '../api/accounts/users';
+import { createUser, EmailTakenError, logSecurityEvent } from '../api/accounts/users';
+import { MAX_PASSWORD_LENGTH, passwordProblem, type Role } from '../api/contracts/accounts';
 import { ConfigError, loadConfig, type Config } from '../api/config';
 import { openDatabase } from '../api/database';
 import { openInfrastructure, type Infrastructure } from '../api/infrastructure';

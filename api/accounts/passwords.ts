@@ -22,18 +22,3 @@ export async function burnVerification(password: string): Promise<void> {
   decoy ??= hashPassword('decoy password that matches nothing');
   await verifyPassword(await decoy, password);
 }
-
-/** The spec's password rules, in the spec's words, in order (section 5). */
-export const PASSWORD_RULES: ReadonlyArray<{ test: (password: string) => boolean; label: string }> = [
-  { test: (p) => p.length >= 8, label: 'at least 8 characters' },
-  { test: (p) => /[a-z]/.test(p), label: 'one lowercase letter' },
-  { test: (p) => /[A-Z]/.test(p), label: 'one uppercase letter' },
-  { test: (p) => /[0-9]/.test(p), label: 'one number' },
-  { test: (p) => /[@$!%*?&]/.test(p), label: 'one special character (@$!%*?&)' },
-];
-
-/** null when the password meets every rule, else "Password must contain: ..." listing the unmet ones. */
-export function passwordProblem(password: string): string | null {
-  const unmet = PASSWORD_RULES.filter((rule) => !rule.test(password)).map((rule) => rule.label);
-  return unmet.length === 0 ? null : `Password must contain: ${unmet.join(', ')}`;
-}

@@ -1,8 +1,9 @@
-import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, JSONColumnType, Selectable } from 'kysely';
+import type { Role } from '../contracts/accounts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export type Role = 'BUYER' | 'ADMIN';
+export type { Role };
 
 export interface UsersTable {
   id: string;
@@ -19,6 +20,9 @@ export interface UsersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** A user as read from the users table. */
+export type User = Selectable<UsersTable>;
 
 export interface RefreshTokensTable {
   id: string;

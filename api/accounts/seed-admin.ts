@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
-import { passwordProblem } from './passwords';
-import { createUser, EmailTakenError, findUserByEmail, logSecurityEvent, MAX_PASSWORD_LENGTH } from './users';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from '../contracts/accounts';
+import { createUser, EmailTakenError, findUserByEmail, logSecurityEvent } from './users';
 
 export type EnsureAdminOutcome =
   | { readonly created: true; readonly userId: string }

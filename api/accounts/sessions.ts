@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database';
-import type { Role } from './schema';
-import type { User } from './users';
+import type { Role, User } from './schema';
 
 /** Seconds an access token lives; the client refreshes 300 s before it ends (spec section 4). */
 export const ACCESS_TOKEN_SECONDS = 3600;

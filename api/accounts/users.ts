@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../database';
 import { hashPassword } from './passwords';
 import { revokeAllSessions } from './sessions';
-import type { Role, UsersTable } from './schema';
+import { MAX_PASSWORD_LENGTH } from '../contracts/accounts';
+import type { Role, User } from './schema';
 
-export type User = Selectable<UsersTable>;
+export type { User };
 
 export class EmailTakenError extends Error {
   override readonly name = 'EmailTakenError';
@@ -15,7 +16,6 @@ export class EmailTakenError extends Error {
 }
 
 /** Far above any real password; keeps absurd inputs away from argon2. Sign-in refuses longer ones. */
-export const MAX_PASSWORD_LENGTH = 256;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

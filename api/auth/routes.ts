@@ -2,31 +2,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginThrottle } from '../accounts/login-throttle';
-import { burnVerification, passwordProblem, verifyPassword } from '../accounts/passwords';
+import { burnVerification, verifyPassword } from '../accounts/passwords';
 import { endAllSessions, endSession, InvalidRefreshTokenError, rotateSession, startSession } from '../accounts/sessions';
 import { createUser, EmailTakenError, findUserByEmail, normalizeEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
-import { errorResponse, invalid, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, requiredEmail, requiredName, requiredText, sessionTokensResponse } from './schemas';
+import { loginRequestSchema, passwordProblem, refreshRequestSchema, registerRequestSchema, sessionTokensSchema } from '../contracts/accounts';
+import { errorResponses } from '../contracts/common';
+import { invalid, requiredEmail, requiredName, requiredText } from './field-checks';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const REGISTRATION_FAILED = 'Registration failed. Please try again.';
 const NOT_AN_ADMIN = 'This account does not have admin access';
-
-// Fields are optional to the schema so that a missing one gets the spec's message, checked in the
-// spec's order (section 5) by the handler; the schema still refuses wrong types and unknown fields.
-const registerBody = z.strictObject({
-  firstName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
-  lastName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
-  email: z.string().max(MAX_EMAIL_LENGTH * 4).optional(),
-  password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
-  role: z.string().max(32).optional().describe('Accepted and ignored: self-registration always creates a BUYER account'),
-});
-
-const loginBody = z.strictObject({
-  email: z.string().max(MAX_EMAIL_LENGTH * 4),
-  password: z.string().max(MAX_PASSWORD_LENGTH),
-});
 
 /** An unknown email costs a verification too, so the answer's timing does not tell which it was. */
 async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {
@@ -36,8 +23,6 @@ async function passwordMatches(user: User | undefined, password: string): Promis
   }
   return verifyPassword(user.password_hash, password);
 }
-
-const refreshTokenBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 
 /**
  * Registration, sign-in, refresh and sign-out (spec section 7), and the admin area's sign-in and
@@ -58,8 +43,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         tags: ['auth'],
         summary: 'Create a buyer account and sign in',
         description: 'Always creates a BUYER account, whatever `role` says. Answers 201 with a new session.',
-        body: registerBody,
-        response: { 201: sessionTokensResponse, 400: errorResponse, 409: errorResponse, 500: errorResponse },
+        body: registerRequestSchema,
+        response: { 201: sessionTokensSchema, ...errorResponses(400, 409, 500) },
       },
     },
     async (request, reply) => {
@@ -89,8 +74,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         tags: ['auth'],
         summary: 'Sign in with email and password',
         description: `Any failure answers 401 "${INVALID_CREDENTIALS}". Repeated failures answer 429 with Retry-After.`,
-        body: loginBody,
-        response: { 200: sessionTokensResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+        body: loginRequestSchema,
+        response: { 200: sessionTokensSchema, ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -108,8 +93,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         description:
           `As /api/auth/login, and the account must hold the ADMIN role: otherwise 403 "${NOT_AN_ADMIN}". ` +
           'Shares the sign-in throttle with /api/auth/login.',
-        body: loginBody,
-        response: { 200: sessionTokensResponse, 400: errorResponse, 401: errorResponse, 403: errorResponse, 429: errorResponse },
+        body: loginRequestSchema,
+        response: { 200: sessionTokensSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -131,7 +116,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
           '(an admin signing out of a shared machine should not leave a session behind).',
         security: [{ bearer: [] }],
         body: z.strictObject({ refreshToken: z.string().min(1).max(512).optional() }).nullish(),
-        response: { 204: z.null().describe('Signed out'), 400: errorResponse, 401: errorResponse, 403: errorResponse },
+        response: { 204: z.null().describe('Signed out'), ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
@@ -143,7 +128,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
   );
 
   /** Email and password checked under the throttle; the account, or 400/401/429 with the spec's words. */
-  async function verifiedUser(request: FastifyRequest<{ Body: z.infer<typeof loginBody> }>, reply: FastifyReply): Promise<User> {
+  async function verifiedUser(request: FastifyRequest<{ Body: z.infer<typeof loginRequestSchema> }>, reply: FastifyReply): Promise<User> {
     const email = normalizeEmail(requiredText(request.body.email, 'Email is required'));
     requiredText(request.body.password, 'Password is required');
     const password = request.body.password;
@@ -171,8 +156,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         tags: ['auth'],
         summary: 'Trade a refresh token for a new session',
         description: 'Each refresh token works once. Presenting one already used ends every session descended from the same sign-in.',
-        body: refreshTokenBody,
-        response: { 200: sessionTokensResponse, 400: errorResponse, 401: errorResponse },
+        body: refreshRequestSchema,
+        response: { 200: sessionTokensSchema, ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
@@ -192,8 +177,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         tags: ['auth'],
         summary: 'Sign out: end the session the refresh token belongs to',
         description: 'Answers 204 whether or not the token is known: signing out always succeeds for the client.',
-        body: refreshTokenBody,
-        response: { 204: z.null().describe('Signed out'), 400: errorResponse },
+        body: refreshRequestSchema,
+        response: { 204: z.null().describe('Signed out'), ...errorResponses(400) },
       },
     },
     async (request, reply) => {
@@ -210,7 +195,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         summary: 'Sign in with a Google ID token (not available)',
         description: 'Answers 501: verifying Google ID tokens is not implemented, and no sign-in is ever faked.',
         body: z.strictObject({ credential: z.string().min(1).max(8192).describe('Google ID token') }),
-        response: { 400: errorResponse, 501: errorResponse },
+        response: { ...errorResponses(400, 501) },
       },
     },
     async () => {

@@ -7,33 +7,9 @@ import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { toCents } from '../http/money';
 import { idempotencyKeyHeaders, idempotencyKeys } from './idempotency';
-import {
-  bidAnswerSchema,
-  bidRejectionAnswerSchema,
-  boughtAnswerSchema,
-  placedBidAnswerSchema,
-  presentBid,
-  presentBidRejection,
-  presentPlacedBid,
-  presentPurchase,
-  presentUserBid,
-  userBidAnswerSchema,
-} from './presenters';
+import { bidRejectionSchema, bidSchema, buyNowRequestSchema, placeBidRequestSchema, placedBidSchema, purchaseSchema, userBidSchema, type BuyNowRequest, type PlaceBidRequest } from '../contracts/bids';
+import { presentBid, presentBidRejection, presentPlacedBid, presentPurchase, presentUserBid } from './presenters';
 import { auctionBidHistory, auctionExists, findBid, userBidHistory, userBidRejections } from './queries';
-
-/** Far above any memorabilia sale, and low enough that every amount converts to cents exactly. */
-const MAX_DOLLARS = 100_000_000;
-const dollars = z.number().positive().max(MAX_DOLLARS);
-
-const placeBidBody = z.strictObject({
-  auctionId: z.uuid(),
-  amount: dollars.describe('Dollars, in whole cents (51 or 51.5)'),
-  maxAmount: dollars.nullable().optional().describe('Proxy bidding: the most you will pay (dollars); the auction bids for you up to it'),
-});
-type PlaceBidBody = z.infer<typeof placeBidBody>;
-
-const buyNowBody = z.strictObject({ auctionId: z.uuid() });
-type BuyNowBody = z.infer<typeof buyNowBody>;
 
 const paging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -52,7 +28,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
     db: deps.db,
     clock: deps.clock,
     fingerprint: (request) => {
-      const { auctionId, amount, maxAmount } = request.body as PlaceBidBody;
+      const { auctionId, amount, maxAmount } = request.body as PlaceBidRequest;
       return ['POST /api/bids', auctionId, amount, maxAmount ?? null];
     },
   });
@@ -71,8 +47,8 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
           'the same key with another body is 422.',
         security: [{ bearer: [] }],
         headers: idempotencyKeyHeaders,
-        body: placeBidBody,
-        response: { 201: placedBidAnswerSchema },
+        body: placeBidRequestSchema,
+        response: { 201: placedBidSchema },
       },
     },
     async (request, reply) => {
@@ -95,7 +71,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
   const buyNowIdempotency = idempotencyKeys({
     db: deps.db,
     clock: deps.clock,
-    fingerprint: (request) => ['POST /api/bids/buy-now', (request.body as BuyNowBody).auctionId],
+    fingerprint: (request) => ['POST /api/bids/buy-now', (request.body as BuyNowRequest).auctionId],
   });
 
   app.post(
@@ -111,8 +87,8 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
           'e.g. 409 "Buy now is no longer available: bidding has started". Idempotency-Key as for bids.',
         security: [{ bearer: [] }],
         headers: idempotencyKeyHeaders,
-        body: buyNowBody,
-        response: { 201: boughtAnswerSchema },
+        body: buyNowRequestSchema,
+        response: { 201: purchaseSchema },
       },
     },
     async (request, reply) => {
@@ -135,7 +111,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         description: 'Includes raises of your own maximum (kind MAXIMUM) and the bids your maximum placed for you (AUTO); your maximums are shown.',
         security: [{ bearer: [] }],
         querystring: paging,
-        response: { 200: z.array(userBidAnswerSchema) },
+        response: { 200: z.array(userBidSchema) },
       },
     },
     async (request) => (await userBidHistory(deps.db, request.actor!.userId, request.query)).map(presentUserBid),
@@ -150,7 +126,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         summary: 'Your refused bid attempts, newest first, with why each was refused',
         security: [{ bearer: [] }],
         querystring: paging,
-        response: { 200: z.array(bidRejectionAnswerSchema) },
+        response: { 200: z.array(bidRejectionSchema) },
       },
     },
     async (request) => (await userBidRejections(deps.db, request.actor!.userId, request.query)).map(presentBidRejection),
@@ -167,7 +143,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
           'The X-Total-Count header gives the number of bids in the whole history. 404 "Auction not found".',
         params: z.object({ auctionId: z.uuid() }),
         querystring: paging,
-        response: { 200: z.array(bidAnswerSchema) },
+        response: { 200: z.array(bidSchema) },
       },
     },
     async (request, reply) => {
@@ -185,7 +161,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         tags: ['bids'],
         summary: 'One bid; 404 "Bid not found"',
         params: bidIdParams,
-        response: { 200: bidAnswerSchema },
+        response: { 200: bidSchema },
       },
     },
     async (request) => {

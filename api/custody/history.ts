@@ -16,27 +16,8 @@ import {
   type NfcTagState,
 } from '../../engine/domain';
 import { comparePositions, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
+import type { ChainOfCustody, CustodyDetails, CustodyEntry } from '../contracts/custody';
 import { toDollars, toDollarsOrNull } from '../http/money';
-
-export type CustodyDetails = Record<string, string | number | boolean | null>;
-
-export interface CustodyEntry {
-  readonly event: string;
-  readonly at: string;
-  readonly eventId: string;
-  readonly stream: string;
-  readonly revision: number;
-  readonly summary: string;
-  readonly details: CustodyDetails;
-}
-
-export interface ChainOfCustody {
-  readonly uid: string;
-  readonly status: 'AVAILABLE' | 'BOUND';
-  /** The listing the tag is bound to now. */
-  readonly listing: { id: string; slug: string; title: string; status: string } | null;
-  readonly history: CustodyEntry[];
-}
 
 type CustodyEvent = NfcTagEvent | ListingEvent | AuctionEvent;
 

@@ -1,5 +1,5 @@
 import type { Cents } from '../../engine/domain';
-import { HttpError } from '../http/errors';
+import { HttpError } from './errors';
 
 /**
  * Money at the API edge (design.md): integer cents inside; listing prices go out as decimal

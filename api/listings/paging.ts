@@ -6,6 +6,7 @@ import { LISTING_SORT_FIELDS, type ListingSortField } from './queries';
 const SORT_PATTERN = new RegExp(`^(${LISTING_SORT_FIELDS.join('|')})(,(asc|desc|ASC|DESC))?$`);
 
 /** Postgres refuses text holding NUL: such input is a 400, never a database error. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 export const printableText = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
 /** The query parameters the marketplace and the admin's listing table share: paging, search, category, tag, sort. */
@@ -37,18 +38,7 @@ export const listingSearchQuery = z.object({
     ),
 });
 
-/** The spec's paged listing response around any item shape. */
-export function pageSchema<Item extends z.ZodType>(item: Item) {
-  return z.object({
-    content: z.array(item),
-    totalElements: z.number(),
-    totalPages: z.number(),
-    number: z.number().describe('This page, from 0'),
-    size: z.number(),
-    first: z.boolean(),
-    last: z.boolean(),
-  });
-}
+export { pageSchema } from '../contracts/common';
 
 export function toPage<Item>(content: Item[], total: number, page: number, size: number) {
   const totalPages = Math.ceil(total / size);

@@ -1,38 +1,11 @@
-import { z } from 'zod';
+import type { Auction } from '../contracts/auctions';
+import type { Listing } from '../contracts/listings';
 import type { MediaStorage } from '../media/storage-port';
 import { centsOf, toDecimalString, toDollars, toDollarsOrNull } from '../http/money';
 import type { AuctionRow, ListingRow } from './queries';
 
-/** A listing as spec section 3 describes it, plus its auction's id and current end. */
-export const listingAnswerSchema = z.object({
-  id: z.string(),
-  ownerId: z.string(),
-  title: z.string(),
-  description: z.string(),
-  price: z.string().describe("The price a buyer sees, in dollars: the auction's current price once bidding has started"),
-  category: z.string().describe('CLOTHING, EQUIPMENT, FOOTWEAR or ACCESSORIES'),
-  condition: z.string(),
-  sportType: z.string().describe('FOOTBALL, BASKETBALL, BASEBALL or SOCCER'),
-  mediaUrls: z.array(z.string()),
-  status: z.string(),
-  slug: z.string(),
-  nfcUid: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  playerName: z.string().nullable(),
-  teamOrClub: z.string().nullable(),
-  leagueOrEvent: z.string().nullable(),
-  dateOrSeason: z.string().nullable(),
-  size: z.string().nullable(),
-  tags: z.array(z.string()),
-  jersey: z.record(z.string(), z.unknown()).nullable().describe('Game details from the jersey form, when the item came in through it'),
-  auctionId: z.string().nullable(),
-  endsAt: z.string().nullable().describe("The auction's current end (soft close included): the card shows the real time left"),
-});
-export type ListingAnswer = z.infer<typeof listingAnswerSchema>;
-
 /** `media` says where the public fetches each file (deps.mediaStorage). */
-export function presentListing(row: ListingRow, media: Pick<MediaStorage, 'publicUrl'>): ListingAnswer {
+export function presentListing(row: ListingRow, media: Pick<MediaStorage, 'publicUrl'>): Listing {
   return {
     id: row.id,
     ownerId: row.owner_id,
@@ -60,42 +33,7 @@ export function presentListing(row: ListingRow, media: Pick<MediaStorage, 'publi
   };
 }
 
-const incrementBandAnswer = z.object({ from: z.number(), increment: z.number() });
-
-/** What a bidder may know of an auction. The leader's maximum is never part of it. */
-export const auctionAnswerSchema = z.object({
-  auctionId: z.string(),
-  listingId: z.string(),
-  status: z.string().describe('PENDING, ACTIVE, ENDED or CANCELLED; a scheduled auction whose start has come is ACTIVE (the first bid opens it)'),
-  isActive: z.boolean().describe('Bids are taken now: ACTIVE and before endsAt'),
-  startsAt: z.string(),
-  endsAt: z.string().describe('The current end, moved by soft-close extensions'),
-  currentPrice: z.number().describe('Dollars'),
-  currentLeaderId: z.string().nullable(),
-  minimumBid: z.number().describe('The least the next bid may be, in dollars: current price plus the increment of its band'),
-  bidCount: z.number(),
-  reserveMet: z.boolean().nullable().describe('null when the auction has no reserve'),
-  buyNowPrice: z.number().nullable(),
-  buyNowAvailable: z.boolean(),
-  incrementTable: z.array(incrementBandAnswer).describe('From each price (dollars) upward, the least a bid must add (dollars)'),
-  softClose: z.object({ windowSeconds: z.number(), latestEndsAt: z.string() }).nullable(),
-  result: z.string().nullable().describe('Once ended: SOLD, NO_BIDS or RESERVE_NOT_MET'),
-  winnerId: z.string().nullable(),
-  finalPrice: z.number().nullable(),
-});
-export type AuctionAnswer = z.infer<typeof auctionAnswerSchema>;
-
-export const auctionStatusAnswerSchema = auctionAnswerSchema.pick({
-  auctionId: true,
-  status: true,
-  isActive: true,
-  endsAt: true,
-  currentPrice: true,
-  currentLeaderId: true,
-  minimumBid: true,
-});
-
-export function presentAuction(row: AuctionRow, now: Date): AuctionAnswer {
+export function presentAuction(row: AuctionRow, now: Date): Auction {
   const status = statusAt(row, now);
   const isActive = status === 'ACTIVE' && now < row.ends_at;
   return {
@@ -125,7 +63,7 @@ export function presentAuction(row: AuctionRow, now: Date): AuctionAnswer {
  * The engine opens a scheduled auction with the first bid after its start, so between the start
  * and that bid the auction is live although no event has said so yet.
  */
-function statusAt(row: AuctionRow, now: Date): string {
+function statusAt(row: AuctionRow, now: Date): AuctionRow['status'] {
   if (row.status === 'PENDING' && now >= row.starts_at && now < row.ends_at) return 'ACTIVE';
   return row.status;
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ListingDetails, ListingStatus } from '../../engine/domain';
 import type { AuctionsTable, ListingsTable } from '../../projections/schema';
 import type { Database } from '../database';
 
@@ -18,9 +19,9 @@ export interface ListingSearch {
   readonly page: number;
   readonly size: number;
   /** null: every status (the admin's view). */
-  readonly status: string | null;
+  readonly status: ListingStatus | null;
   readonly search: string | undefined;
-  readonly category: string | undefined;
+  readonly category: ListingDetails['category'] | undefined;
   /** Any of these tags (SIGNED and AUTOGRAPHED match each other); undefined or empty: no tag filter. */
   readonly tags?: readonly string[] | undefined;
   readonly sort: { readonly field: ListingSortField; readonly direction: 'asc' | 'desc' };

@@ -4,8 +4,11 @@ import { z } from 'zod';
 import type { Database } from '../database';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
-import { auctionAnswerSchema, auctionStatusAnswerSchema, listingAnswerSchema, presentAuction, presentListing } from './presenters';
-import { listingSearchQuery, pageSchema, printableText, toPage } from './paging';
+import { auctionSchema, auctionStatusAnswerSchema } from '../contracts/auctions';
+import { pageSchema } from '../contracts/common';
+import { listingSchema } from '../contracts/listings';
+import { presentAuction, presentListing } from './presenters';
+import { listingSearchQuery, printableText, toPage } from './paging';
 import { findAuction, findPublicListing, PUBLIC_LISTING_STATUSES, searchListings, type AuctionRow, type ListingRow } from './queries';
 
 const listingsQuery = listingSearchQuery.extend({
@@ -25,7 +28,7 @@ export const listingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = a
         tags: ['listings'],
         summary: 'Published listings, paged, searched, filtered and sorted',
         querystring: listingsQuery,
-        response: { 200: pageSchema(listingAnswerSchema) },
+        response: { 200: pageSchema(listingSchema) },
       },
     },
     async (request) => {
@@ -42,7 +45,7 @@ export const listingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = a
         tags: ['listings'],
         summary: 'One published listing, by slug or id; 404 "Listing not found"',
         params: slugOrIdParams,
-        response: { 200: listingAnswerSchema },
+        response: { 200: listingSchema },
       },
     },
     async (request) => presentListing(await requirePublicListing(deps.db, request.params.slugOrId), deps.mediaStorage),
@@ -55,7 +58,7 @@ export const listingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = a
         tags: ['listings'],
         summary: "The listing's auction: price, leader, minimum bid, rules and outcome; 404 \"No auction available for this item\"",
         params: slugOrIdParams,
-        response: { 200: auctionAnswerSchema },
+        response: { 200: auctionSchema },
       },
     },
     async (request) => presentAuction(await requireAuctionOf(deps.db, request.params.slugOrId), deps.clock()),

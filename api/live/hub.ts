@@ -3,7 +3,8 @@ import { asEngineEvent } from '../../engine/application/command-handler';
 import { assertNever, minimumNextBid, type AuctionEvent, type AuctionEventOf } from '../../engine/domain';
 import { comparePositions, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../../engine/eventstore/port';
 import { AuctionViews, type AuctionView } from './auction-views';
-import { clientMessageSchema, MALFORMED_MESSAGE, toDollars, type ServerMessage } from './messages';
+import { clientMessageSchema, MALFORMED_MESSAGE, type ServerMessage } from '../contracts/live';
+import { toDollars } from '../http/money';
 
 export interface LiveHubOptions {
   /** Sockets one API process serves; the next one is closed with 1013 "Too many connections". */

@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDependencies } from '../dependencies';
-import { MAX_CLIENT_MESSAGE_BYTES } from './messages';
+import { MAX_CLIENT_MESSAGE_BYTES } from '../contracts/live';
 
 /**
  * GET /ws/bidding: live auction updates (spec section 7, "Live updates"). Anyone may watch, as

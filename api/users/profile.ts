@@ -1,21 +1,5 @@
-import { z } from 'zod';
+import type { UserProfile } from '../contracts/accounts';
 import type { User } from '../accounts/users';
-
-/** Spec section 3, User profile. Never anything about credentials. */
-export const userProfile = z.object({
-  id: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  phone: z.string().nullable(),
-  status: z.enum(['ACTIVE', 'DISABLED']),
-  roles: z.array(z.enum(['BUYER', 'ADMIN'])),
-  createdAt: z.string().describe('ISO 8601'),
-  marketingOptIn: z.boolean(),
-  transactionalOptOut: z.boolean(),
-});
-
-export type UserProfile = z.infer<typeof userProfile>;
 
 export function toProfile(user: User): UserProfile {
   return {
@@ -33,7 +17,7 @@ export function toProfile(user: User): UserProfile {
 }
 
 /** Loose on purpose: digits with the usual separators and an optional leading +, 7 to 15 digits (E.164's span). */
-const PHONE_PATTERN = /^\+?[0-9 ().\-]+$/;
+const PHONE_PATTERN = /^\+?[0-9 ().-]+$/;
 
 /** null when the (trimmed, non-blank) text looks like a phone number, else the message saying it does not. */
 export function phoneProblem(phone: string): string | null {

@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginThrottle } from '../accounts/login-throttle';
-import { passwordProblem, verifyPassword } from '../accounts/passwords';
+import { verifyPassword } from '../accounts/passwords';
 import { changeEmail, changePassword, EmailTakenError, findUserById, normalizeEmail, updateProfile, type User } from '../accounts/users';
-import { errorResponse, invalid, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, requiredEmail, requiredName, requiredText } from '../auth/schemas';
+import { invalid, requiredEmail, requiredName, requiredText } from '../auth/field-checks';
+import { emailChangeRequestSchema, messageAnswerSchema, passwordChangeRequestSchema, passwordProblem, profileChangeRequestSchema, userProfileSchema } from '../contracts/accounts';
+import { errorResponses } from '../contracts/common';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
-import { phoneProblem, toProfile, userProfile } from './profile';
+import { phoneProblem, toProfile } from './profile';
 
 const PASSWORD_CHANGED = 'Password updated successfully. You will be logged out shortly.';
 
@@ -17,22 +19,7 @@ const userParams = z.strictObject({ userId: z.string().min(1).max(100) });
 // a query string is refused rather than quietly ignored, so a client sending one finds out.
 const noQueryString = z.strictObject({});
 
-// As on registration, required fields are optional to the schema so a missing one gets the
-// spec's message from the handler; the schema refuses wrong types and unknown fields.
-const profileBody = z.strictObject({
-  firstName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
-  lastName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
-  phone: z.string().max(100).nullable().optional().describe('absent, null or blank clears it'),
-});
-
-const emailBody = z.strictObject({ newEmail: z.string().max(MAX_EMAIL_LENGTH * 4).optional() });
-
-const passwordBody = z.strictObject({
-  currentPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
-  newPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
-});
-
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+const errors = errorResponses(400, 401, 403, 404);
 
 /**
  * A user's own profile, email and password (spec section 7, "User"). Each route is open to that
@@ -67,7 +54,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         summary: "A user's profile (that user or an admin)",
         security: [{ bearer: [] }],
         params: userParams,
-        response: { 200: userProfile, ...errors },
+        response: { 200: userProfileSchema, ...errors },
       },
     },
     async (request) => toProfile(await requireUser(request.params.userId)),
@@ -82,8 +69,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         summary: 'Change first name, last name and phone',
         security: [{ bearer: [] }],
         params: userParams,
-        body: profileBody,
-        response: { 200: userProfile, ...errors },
+        body: profileChangeRequestSchema,
+        response: { 200: userProfileSchema, ...errors },
       },
     },
     async (request) => {
@@ -109,8 +96,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         security: [{ bearer: [] }],
         params: userParams,
         querystring: noQueryString,
-        body: emailBody,
-        response: { 200: userProfile, ...errors, 409: errorResponse },
+        body: emailChangeRequestSchema,
+        response: { 200: userProfileSchema, ...errors, ...errorResponses(409) },
       },
     },
     async (request) => {
@@ -141,8 +128,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         security: [{ bearer: [] }],
         params: userParams,
         querystring: noQueryString,
-        body: passwordBody,
-        response: { 200: z.object({ message: z.string() }), ...errors, 429: errorResponse },
+        body: passwordChangeRequestSchema,
+        response: { 200: messageAnswerSchema, ...errors, ...errorResponses(429) },
       },
     },
     async (request, reply) => {

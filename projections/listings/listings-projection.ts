@@ -49,7 +49,7 @@ export const listingsProjection: Projection = {
       case 'ListingTagUnbound':
         await db
           .updateTable('listings')
-          .set((eb) => ({ status: eb.case().when('status', '=', 'NFC_BOUND').then('SAVED').else(eb.ref('status')).end(), nfc_uid: null, updated_at: at }))
+          .set((eb) => ({ status: eb.case().when('status', '=', 'NFC_BOUND').then('SAVED' as const).else(eb.ref('status')).end(), nfc_uid: null, updated_at: at }))
           .where('id', '=', event.data.listingId)
           .execute();
         return;

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../../api/app';
 import type { AppDependencies } from '../../api/dependencies';
 import { LiveHub, type LiveHubOptions } from '../../api/live/hub';
-import { serverMessageSchema } from '../../api/live/messages';
+import { serverMessageSchema } from '../../api/contracts/live';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { FLAT_ONE_DOLLAR, type Actor, type AuctionCommand, type AuctionRules, type CommandMetadata } from '../../engine/domain';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';

@@ -16,13 +16,15 @@ import {
   type ListingCommand,
   type ListingDetails,
 } from '../../../engine/domain';
-import { errorResponse } from '../../auth/schemas';
+import { errorSchema as errorResponse } from '../../contracts/common';
 import type { Database } from '../../database';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
 import { centsOf, toCents } from '../../http/money';
 import { listingSearchQuery, pageSchema, toPage } from '../../listings/paging';
-import { auctionAnswerSchema, listingAnswerSchema, presentAuction, presentListing } from '../../listings/presenters';
+import { auctionSchema as auctionAnswerSchema } from '../../contracts/auctions';
+import { listingSchema as listingAnswerSchema } from '../../contracts/listings';
+import { presentAuction, presentListing } from '../../listings/presenters';
 import { findAuction, searchListings, type ListingRow } from '../../listings/queries';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 import { createListing } from './create-listing';

@@ -116,7 +116,8 @@ export type ListingEvent = z.infer<typeof listingEventSchema>;
 type ListingCommandOf<T extends ListingCommand['type']> = Extract<ListingCommand, { type: T }>;
 
 /** draft -> saved -> NFC bound -> live -> sold | unsold; withdrawn from any state before the end. */
-export type ListingStatus = 'DRAFT' | 'SAVED' | 'NFC_BOUND' | 'LIVE' | 'SOLD' | 'UNSOLD' | 'WITHDRAWN';
+export const listingStatusSchema = z.enum(['DRAFT', 'SAVED', 'NFC_BOUND', 'LIVE', 'SOLD', 'UNSOLD', 'WITHDRAWN']);
+export type ListingStatus = z.infer<typeof listingStatusSchema>;
 
 export type ListingState =
   | { readonly status: 'NONE' }

@@ -1,27 +1,5 @@
-import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH } from '../accounts/users';
+import { isEmailAddress, MAX_NAME_LENGTH } from '../contracts/accounts';
 import { HttpError } from '../http/errors';
-
-/** The one error shape (api/http/errors.ts), declared so that /docs shows it. */
-export const errorResponse = z.object({
-  statusCode: z.number().int(),
-  error: z.string(),
-  message: z.string(),
-  code: z.string().optional(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional().describe("A refused form's problems, each naming its field"),
-});
-
-/** Spec section 3, auth responses. */
-export const sessionTokensResponse = z.object({
-  accessToken: z.string(),
-  refreshToken: z.string(),
-  expiresIn: z.number().int().describe('seconds until the access token expires'),
-});
-
-// Bounds keep absurd inputs away from the database and from argon2; they are far above real use.
-export const MAX_NAME_LENGTH = 100;
-export const MAX_EMAIL_LENGTH = 254;
-export { MAX_PASSWORD_LENGTH };
 
 /** Field checks whose failures carry the spec's words rather than the schema validator's. */
 export function invalid(message: string): HttpError {
@@ -35,12 +13,10 @@ export function requiredText(value: string | undefined, message: string): string
   return text;
 }
 
-const emailFormat = z.email();
-
 /** The trimmed email, or a 400: "Email is required", then "Please enter a valid email address". */
 export function requiredEmail(value: string | undefined): string {
   const email = requiredText(value, 'Email is required');
-  if (!emailFormat.safeParse(email).success) throw invalid('Please enter a valid email address');
+  if (!isEmailAddress(email)) throw invalid('Please enter a valid email address');
   return email;
 }
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import type { Cents } from '../../engine/domain';
+import { auctionStatusSchema, closingResultSchema, dollarsSchema } from './auctions';
+import { bidKindSchema } from './bids';
 
 /**
  * What travels over /ws/bidding. The client asks to follow auctions; the server sends what the
- * event log says happened to them, with money as numbers in dollars (spec section 3, "Live message").
+ * event log says happened to them, with money as numbers in dollars. The web app validates every
+ * message against serverMessageSchema and drops what does not parse.
  */
 
 /** The largest message a client may send; ws refuses bigger ones with close code 1009. */
@@ -17,13 +19,11 @@ export const clientMessageSchema = z.discriminatedUnion('action', [
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
-const dollars = z.number();
-
 export const auctionDataSchema = z.strictObject({
-  currentPrice: dollars,
+  currentPrice: dollarsSchema,
   currentLeaderId: z.string().nullable(),
-  status: z.string(),
-  minimumBid: dollars,
+  status: auctionStatusSchema,
+  minimumBid: dollarsSchema,
 });
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
@@ -37,11 +37,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     bidData: z.strictObject({
       bidId: z.string(),
       bidderId: z.string(),
-      amount: dollars,
+      amount: dollarsSchema,
       placedAt: z.string(),
       status: z.literal('ACCEPTED'),
       /** BID: placed by the bidder; AUTO: placed for them by their proxy (maximum) bid. */
-      kind: z.enum(['BID', 'AUTO']),
+      kind: bidKindSchema.extract(['BID', 'AUTO']),
     }),
   }),
   z.strictObject({ type: z.literal('auction_opened'), auctionId }),
@@ -49,19 +49,16 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('auction_closed'),
     auctionId,
-    result: z.enum(['SOLD', 'NO_BIDS', 'RESERVE_NOT_MET']),
+    result: closingResultSchema,
     winnerId: z.string().nullable(),
-    finalPrice: dollars.nullable(),
+    finalPrice: dollarsSchema.nullable(),
     closedAt: z.string(),
   }),
   z.strictObject({ type: z.literal('auction_cancelled'), auctionId, reason: z.string() }),
   z.strictObject({ type: z.literal('bid_retracted'), auctionId, bidId: z.string(), auctionData: auctionDataSchema }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
-
-export function toDollars(amount: Cents): number {
-  return amount / 100;
-}
+export type LiveAuctionData = z.infer<typeof auctionDataSchema>;
 
 /** The error a client reads when its message is not one of the two it may send. */
 export const MALFORMED_MESSAGE = 'Expected {"action":"subscribe"|"unsubscribe","auctionId":"..."}';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { listingStatusSchema } from '../../engine/domain/listing/listing';
+
+export const custodyEventSchema = z
+  .enum([
+    'TAG_PROVISIONED',
+    'TAG_BOUND',
+    'TAG_UNBOUND',
+    'LISTING_PUBLISHED',
+    'AUCTION_SCHEDULED',
+    'AUCTION_OPENED',
+    'AUCTION_EXTENDED',
+    'AUCTION_CLOSED',
+    'AUCTION_CANCELLED',
+    'LISTING_SOLD',
+    'LISTING_UNSOLD',
+    'LISTING_WITHDRAWN',
+  ])
+  .describe(
+    'TAG_PROVISIONED, TAG_BOUND, TAG_UNBOUND, LISTING_PUBLISHED, AUCTION_SCHEDULED, AUCTION_OPENED, AUCTION_EXTENDED, ' +
+      'AUCTION_CLOSED, AUCTION_CANCELLED, LISTING_SOLD, LISTING_UNSOLD or LISTING_WITHDRAWN',
+  );
+export type CustodyEvent = z.infer<typeof custodyEventSchema>;
+
+export const custodyDetailsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export type CustodyDetails = z.infer<typeof custodyDetailsSchema>;
+
+export const custodyEntrySchema = z.object({
+  event: custodyEventSchema,
+  at: z.string().describe('When it happened'),
+  eventId: z.string().describe('The id of the event in the log: anyone with access to the log can check it'),
+  stream: z.string().describe('The stream holding the event (nfc_tag-{uid}, listing-{id}, auction-{id})'),
+  revision: z.number().describe("The event's revision in its stream"),
+  summary: z.string().describe('One sentence for people'),
+  details: custodyDetailsSchema.describe('Facts of the event; amounts in dollars'),
+});
+export type CustodyEntry = z.infer<typeof custodyEntrySchema>;
+
+/** An item's chain of custody, read from the event log: what anyone scanning its tag may check. */
+export const chainOfCustodySchema = z.object({
+  uid: z.string(),
+  status: z.enum(['AVAILABLE', 'BOUND']),
+  listing: z
+    .object({ id: z.string(), slug: z.string(), title: z.string(), status: listingStatusSchema })
+    .nullable()
+    .describe('The listing the tag is on now'),
+  history: z.array(custodyEntrySchema).describe('In the order the log recorded it'),
+});
+export type ChainOfCustody = z.infer<typeof chainOfCustodySchema>;
