@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
-import type { AuctionState, ClosingResult, ListingDetails, ListingStatus } from '../engine/domain';
+import type { AuctionClosing, AuctionState, ClosingResult, ListingDetails, ListingStatus } from '../engine/domain';
 
 /**
  * Row types of the read models. bigint columns come back from node-postgres as strings and from
@@ -61,8 +61,10 @@ export interface AuctionsTable {
   winning_bid_id: string | null;
   final_price: Money | null;
   closed_at: Timestamp | null;
-  closed_by: string | null;
+  closed_by: AuctionClosing['closedBy'] | null;
   cancellation_reason: string | null;
+  /** How many of the auction stream's events the row has folded in (AuctionSummary.version). */
+  version: number;
   updated_at: Timestamp;
 }
 

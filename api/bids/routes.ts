@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
-import type { AuctionCommand } from '../../engine/domain';
+import { bidIdPattern, type AuctionCommand } from '../../engine/domain';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { toCents } from '../http/money';
@@ -19,7 +19,7 @@ const paging = z.object({
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const bidIdParams = z.object({
   // A proxy's bids are named after the bid they answer: "{bidId}/auto/{n}" (send the slash as %2F).
-  id: z.string().regex(new RegExp(`^${UUID}(/auto/[1-9][0-9]{0,5})?$`), 'must be a bid id'),
+  id: z.string().regex(bidIdPattern(UUID), 'must be a bid id'),
 });
 
 /** Placing bids (signed in), and the bid history of an auction (public) or of the caller. */

@@ -33,6 +33,7 @@ export const auctionSchema = z.object({
   result: closingResultSchema.nullable().describe('Once ended: SOLD, NO_BIDS or RESERVE_NOT_MET'),
   winnerId: z.string().nullable(),
   finalPrice: dollarsSchema.nullable(),
+  version: z.number().int().describe("How many of the auction's events these figures include: of two answers about one auction, the higher is newer"),
 });
 export type Auction = z.infer<typeof auctionSchema>;
 
@@ -45,5 +46,6 @@ export const auctionStatusAnswerSchema = auctionSchema.pick({
   currentPrice: true,
   currentLeaderId: true,
   minimumBid: true,
+  version: true,
 });
 export type AuctionStatusAnswer = z.infer<typeof auctionStatusAnswerSchema>;

@@ -17,6 +17,9 @@ export class HttpError extends Error {
   }
 }
 
+/** Said when others kept changing the same auction, listing or tag first: nothing was done. */
+const CONCURRENCY_CONFLICT_MESSAGE = 'Too many changes at once to this item; nothing was done, please try again';
+
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
   forbidden: 403,
@@ -43,7 +46,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     return reply.code(status).send(errorBody(status, error.message, error.code));
   }
   if (error instanceof ConcurrencyConflictError) {
-    return reply.code(409).send(errorBody(409, 'This auction is very busy right now; please try again', 'CONCURRENCY_CONFLICT'));
+    // Auctions, listings and tags alike: many others changed it first, so nothing was done.
+    return reply.code(409).send(errorBody(409, CONCURRENCY_CONFLICT_MESSAGE, 'CONCURRENCY_CONFLICT'));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const problems = error.validation.map((issue) => {

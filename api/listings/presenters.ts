@@ -1,3 +1,5 @@
+import { effectiveStatus, takesBidsAt } from '../../engine/domain';
+import { auctionSummaryOf } from '../../projections/auctions/auctions-projection';
 import type { Auction } from '../contracts/auctions';
 import type { Listing } from '../contracts/listings';
 import type { MediaStorage } from '../media/storage-port';
@@ -34,12 +36,13 @@ export function presentListing(row: ListingRow, media: Pick<MediaStorage, 'publi
 }
 
 export function presentAuction(row: AuctionRow, now: Date): Auction {
-  const status = statusAt(row, now);
-  const isActive = status === 'ACTIVE' && now < row.ends_at;
+  const summary = auctionSummaryOf(row);
+  const at = now.toISOString();
+  const isActive = takesBidsAt(summary, at);
   return {
     auctionId: row.id,
     listingId: row.listing_id,
-    status,
+    status: effectiveStatus(summary, at),
     isActive,
     startsAt: row.starts_at.toISOString(),
     endsAt: row.ends_at.toISOString(),
@@ -56,14 +59,6 @@ export function presentAuction(row: AuctionRow, now: Date): Auction {
     result: row.result,
     winnerId: row.winner_id,
     finalPrice: toDollarsOrNull(row.final_price),
+    version: summary.version,
   };
-}
-
-/**
- * The engine opens a scheduled auction with the first bid after its start, so between the start
- * and that bid the auction is live although no event has said so yet.
- */
-function statusAt(row: AuctionRow, now: Date): AuctionRow['status'] {
-  if (row.status === 'PENDING' && now >= row.starts_at && now < row.ends_at) return 'ACTIVE';
-  return row.status;
 }

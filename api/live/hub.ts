@@ -1,8 +1,8 @@
 import type { RawData, WebSocket } from 'ws';
 import { asEngineEvent } from '../../engine/application/command-handler';
-import { assertNever, minimumNextBid, type AuctionEvent, type AuctionEventOf } from '../../engine/domain';
+import { assertNever, autoBidId, minimumNextBid, type AuctionEvent, type AuctionEventOf, type AuctionSummary } from '../../engine/domain';
 import { comparePositions, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../../engine/eventstore/port';
-import { AuctionViews, type AuctionView } from './auction-views';
+import { AuctionViews } from './auction-views';
 import { clientMessageSchema, MALFORMED_MESSAGE, type ServerMessage } from '../contracts/live';
 import { toDollars } from '../http/money';
 
@@ -262,7 +262,7 @@ export class LiveHub {
       if (!recorded.streamId.startsWith('auction-') || !AUCTION_EVENT_TYPES.has(recorded.type)) continue;
       const event = asEngineEvent(recorded) as AuctionEvent;
       try {
-        await this.#announce(event, batch[index + 1]);
+        await this.#announce(event, recorded.revision, batch[index + 1]);
       } catch (error) {
         // One auction's trouble (its stream unreadable for a moment) must not stop the others' news.
         this.#log.error({ err: error, eventId: recorded.id }, 'live hub: could not announce an event');
@@ -270,14 +270,14 @@ export class LiveHub {
     }
   }
 
-  async #announce(event: AuctionEvent, next: RecordedEvent | undefined): Promise<void> {
+  async #announce(event: AuctionEvent, revision: number, next: RecordedEvent | undefined): Promise<void> {
     const { auctionId } = event.data;
-    let view = this.#views.apply(event);
+    let view = this.#views.apply(event, revision);
     const watchers = this.#watchers.get(auctionId);
     if (!watchers || watchers.size === 0) return;
     if (!view && needsView(event)) {
       if ((await this.#views.get(auctionId)) === null) return;
-      view = this.#views.apply(event);
+      view = this.#views.apply(event, revision);
     }
     for (const message of messagesFor(event, view, next)) {
       const text = JSON.stringify(message);
@@ -296,7 +296,7 @@ function needsView(event: AuctionEvent): boolean {
  * bid_placed each, all carrying the standing after the exchange. A leader raising their maximum is
  * private; only the automatic bid that a met reserve forces becomes public.
  */
-export function messagesFor(event: AuctionEvent, view: AuctionView | undefined, next: RecordedEvent | undefined): ServerMessage[] {
+export function messagesFor(event: AuctionEvent, view: AuctionSummary | undefined, next: RecordedEvent | undefined): ServerMessage[] {
   const { auctionId } = event.data;
   switch (event.type) {
     case 'AuctionScheduled':
@@ -325,7 +325,7 @@ export function messagesFor(event: AuctionEvent, view: AuctionView | undefined, 
         bidData: { bidId: id, bidderId: bidder, amount: toDollars(cents), placedAt, status: 'ACCEPTED', kind },
       });
       // Automatic bids carry the ids the bid history (bids read model) gives them.
-      const automatic = autoBids.map((auto, index) => bid(`${bidId}/auto/${index + 1}`, auto.bidderId, auto.amount, 'AUTO'));
+      const automatic = autoBids.map((auto, index) => bid(autoBidId(bidId, index + 1), auto.bidderId, auto.amount, 'AUTO'));
       return event.type === 'BidPlaced' ? [bid(bidId, bidderId, amount, 'BID'), ...automatic] : automatic;
     }
     case 'AuctionExtended':

@@ -8,6 +8,7 @@ export * from './auction/rules';
 export * from './auction/proxy-bidding';
 export * from './auction/messages';
 export * from './auction/auction';
+export * from './auction/summary';
 export * from './listing/listing';
 export * from './nfc-tag/identifiers';
 export * from './nfc-tag/nfc-tag';

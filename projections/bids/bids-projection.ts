@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { AutoBid } from '../../engine/domain';
+import { autoBidId, type AutoBid } from '../../engine/domain';
 import type { Projection } from '../projection';
 import type { ReadModels } from '../schema';
 
@@ -64,7 +64,7 @@ async function insertAutoBids(db: Transaction<ReadModels>, auctionId: string, bi
     .insertInto('bids')
     .values(
       autoBids.map((auto, index) => ({
-        id: `${bidId}/auto/${index + 1}`,
+        id: autoBidId(bidId, index + 1),
         auction_id: auctionId,
         bidder_id: auto.bidderId,
         kind: 'AUTO' as const,

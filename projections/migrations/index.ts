@@ -1,10 +1,12 @@
 import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { currentSchema } from '../../engine/eventstore/postgres/kysely-dialect';
 import * as readModels20261121 from './2026-11-21T2330-read-models';
+import * as auctionVersions20261124 from './2026-11-24T1000-auction-versions';
 
 /** Read-model migrations, oldest first; names sort by their timestamp. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T2330-read-models': readModels20261121,
+  '2026-11-24T1000-auction-versions': auctionVersions20261124,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -465,7 +465,7 @@ describe.each(API_BACKENDS)('bids on %s', (backend) => {
       for (const answer of answers) {
         expect([201, 409], JSON.stringify(answer.body)).toContain(answer.status);
         if (answer.status === 409) {
-          expect(answer.body.message).toMatch(/^(Bid must be higher than current price of|Bid must be at least|You are already the highest bidder|This auction is very busy)/);
+          expect(answer.body.message).toMatch(/^(Bid must be higher than current price of|Bid must be at least|You are already the highest bidder|Too many changes at once)/);
         }
       }
       const accepted = answers.filter((answer) => answer.status === 201).map((answer) => answer.body);

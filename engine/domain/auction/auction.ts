@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider';
-import { assertNever, DomainError, invalid, notFound, rejected } from '../shared/errors';
+import { assertNever, invalid, notFound, rejected, type DomainError } from '../shared/errors';
 import { eventMetadataFor, requireReason, requireRole } from '../shared/messages';
 import { formatUsd, type Cents } from '../shared/money';
 import { fromMillis, toMillis, type Instant } from '../shared/time';
@@ -14,6 +14,15 @@ export interface AuctionFacts {
   readonly startsAt: Instant;
   readonly rules: AuctionRules;
 }
+
+/** The facts an AuctionScheduled event fixes for the auction's life: the decider's state and the summary keep the same. */
+export function auctionFactsOf(scheduled: AuctionEventOf<'AuctionScheduled'>['data']): AuctionFacts {
+  const { auctionId, listingId, sellerId, startsAt, rules } = scheduled;
+  return { auctionId, listingId, sellerId, startsAt, rules };
+}
+
+/** How an auction ended: the AuctionClosed event's data, kept whole. */
+export type AuctionClosing = AuctionEventOf<'AuctionClosed'>['data'];
 
 /** Accepted submissions, newest first: prepending keeps `evolve` O(1) on a hot auction. */
 export type SubmissionList = { readonly head: Submission; readonly tail: SubmissionList } | null;
@@ -32,7 +41,7 @@ interface Scheduled {
 export type AuctionState =
   | { readonly status: 'UNSCHEDULED' }
   | (Scheduled & { readonly status: 'PENDING' | 'ACTIVE' })
-  | (Scheduled & { readonly status: 'ENDED'; readonly closing: AuctionEventOf<'AuctionClosed'>['data'] })
+  | (Scheduled & { readonly status: 'ENDED'; readonly closing: AuctionClosing })
   | (Scheduled & { readonly status: 'CANCELLED'; readonly cancellationReason: string });
 
 type ScheduledState = Exclude<AuctionState, { status: 'UNSCHEDULED' }>;
@@ -53,10 +62,10 @@ export function auctionRejectionsStreamId(auctionId: string): string {
 
 export function evolveAuction(state: AuctionState, event: AuctionEvent): AuctionState {
   if (event.type === 'AuctionScheduled') {
-    const { auctionId, listingId, sellerId, startsAt, endsAt, rules } = event.data;
+    const { endsAt, rules } = event.data;
     return {
       status: 'PENDING',
-      facts: { auctionId, listingId, sellerId, startsAt, rules },
+      facts: auctionFactsOf(event.data),
       endsAt,
       standing: openingStanding(rules),
       submissions: null,

@@ -131,6 +131,13 @@ export const auctionEventSchema = z.discriminatedUnion('type', [
 ]);
 export type AuctionEvent = z.infer<typeof auctionEventSchema>;
 
+const auctionEventTypes: ReadonlySet<string> = new Set(auctionEventSchema.options.map((option) => option.shape.type.value));
+
+/** Whether a message read from the log (where every stream's events mix) is an event of an auction's stream. */
+export function isAuctionEvent<E extends { readonly type: string }>(event: E): event is Extract<E, { readonly type: AuctionEvent['type'] }> {
+  return auctionEventTypes.has(event.type);
+}
+
 /**
  * A refused bid or buy-now attempt. It is not a fact about the auction, so it is kept out of the
  * auction's own stream (where it would contend with accepted bids) and recorded in the auction's

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsSchema, type Cents } from '../shared/money';
-import { instantSchema, type Instant } from '../shared/time';
+import type { Instant } from '../shared/time';
 import { incrementAt, type AuctionRules } from './rules';
 
 /**
@@ -29,6 +29,19 @@ export const autoBidSchema = z.strictObject({
   forBidId: z.string(),
 });
 export type AutoBid = z.infer<typeof autoBidSchema>;
+
+/**
+ * The id of the n-th (from 1) automatic bid of the exchange a submission started: the bid history
+ * stores it and the live feed announces it under this id, "{bidId}/auto/{n}".
+ */
+export function autoBidId(bidId: string, n: number): string {
+  return `${bidId}/auto/${n}`;
+}
+
+/** Matches a submission's id, as `submissionIdPattern` (a regex source) does, or one of its automatic bids' ids. */
+export function bidIdPattern(submissionIdPattern: string): RegExp {
+  return new RegExp(`^${submissionIdPattern}(/auto/[1-9][0-9]{0,5})?$`);
+}
 
 /** One accepted bid or maximum raise, as the proxy sees it. */
 export interface Submission {
