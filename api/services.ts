@@ -38,7 +38,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const projections = new ProjectionRunner(infrastructure.eventStore, db as unknown as Kysely<ReadModels>, options.log ? { log: options.log } : {});
   await projections.start();
   const clock = options.clock ?? (() => new Date());
-  const live = new LiveHub(infrastructure.eventStore, options.live, options.log);
+  const live = new LiveHub(infrastructure.eventStore, { clock, ...options.live }, options.log);
   await live.start({ after: await latestCheckpoint(db) });
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock }, options.lifecycle, options.log);
   lifecycle?.start();

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database';
 import { hashPassword } from './passwords';
 import { revokeAllSessions } from './sessions';
-import { MAX_PASSWORD_LENGTH } from '../contracts/accounts';
 import type { Role, User } from './schema';
 
 export type { User };

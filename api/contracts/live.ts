@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auctionStatusSchema, closingResultSchema, dollarsSchema } from './auctions';
+import { auctionSchema, auctionStatusSchema, closingResultSchema, dollarsSchema } from './auctions';
 import { bidKindSchema } from './bids';
 
 /**
@@ -24,7 +24,16 @@ export const auctionDataSchema = z.strictObject({
   currentLeaderId: z.string().nullable(),
   status: auctionStatusSchema,
   minimumBid: dollarsSchema,
+  /** The current end: sent with every bid_placed (a bid may extend the auction). */
+  endsAt: z.string().optional(),
 });
+
+/**
+ * Every message about an auction carries the auction as GET /api/public/listings/{id}/auction
+ * answers it, with its version: a client keeps whichever summary it has seen with the higher
+ * version and needs no rules of its own to merge them.
+ */
+const auction = auctionSchema;
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('subscribed'), auctionId }),
@@ -34,6 +43,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('bid_placed'),
     auctionId,
     auctionData: auctionDataSchema.extend({ status: z.literal('ACTIVE'), endsAt: z.string() }),
+    auction,
     bidData: z.strictObject({
       bidId: z.string(),
       bidderId: z.string(),
@@ -44,8 +54,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
       kind: bidKindSchema.extract(['BID', 'AUTO']),
     }),
   }),
-  z.strictObject({ type: z.literal('auction_opened'), auctionId }),
-  z.strictObject({ type: z.literal('auction_extended'), auctionId, endsAt: z.string(), previousEndsAt: z.string() }),
+  z.strictObject({ type: z.literal('auction_opened'), auctionId, auction }),
+  z.strictObject({ type: z.literal('auction_extended'), auctionId, endsAt: z.string(), previousEndsAt: z.string(), auction }),
   z.strictObject({
     type: z.literal('auction_closed'),
     auctionId,
@@ -53,9 +63,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     winnerId: z.string().nullable(),
     finalPrice: dollarsSchema.nullable(),
     closedAt: z.string(),
+    auction,
   }),
-  z.strictObject({ type: z.literal('auction_cancelled'), auctionId, reason: z.string() }),
-  z.strictObject({ type: z.literal('bid_retracted'), auctionId, bidId: z.string(), auctionData: auctionDataSchema }),
+  z.strictObject({ type: z.literal('auction_cancelled'), auctionId, reason: z.string(), auction }),
+  z.strictObject({ type: z.literal('bid_retracted'), auctionId, bidId: z.string(), auctionData: auctionDataSchema, auction }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type LiveAuctionData = z.infer<typeof auctionDataSchema>;

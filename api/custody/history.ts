@@ -16,7 +16,7 @@ import {
   type NfcTagState,
 } from '../../engine/domain';
 import { comparePositions, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
-import type { ChainOfCustody, CustodyDetails, CustodyEntry } from '../contracts/custody';
+import type { ChainOfCustody, CustodyEntry } from '../contracts/custody';
 import { toDollars, toDollarsOrNull } from '../http/money';
 
 type CustodyEvent = NfcTagEvent | ListingEvent | AuctionEvent;

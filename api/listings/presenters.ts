@@ -1,4 +1,4 @@
-import { effectiveStatus, takesBidsAt } from '../../engine/domain';
+import { effectiveStatus, takesBidsAt, type AuctionSummary } from '../../engine/domain';
 import { auctionSummaryOf } from '../../projections/auctions/auctions-projection';
 import type { Auction } from '../contracts/auctions';
 import type { Listing } from '../contracts/listings';
@@ -36,29 +36,35 @@ export function presentListing(row: ListingRow, media: Pick<MediaStorage, 'publi
 }
 
 export function presentAuction(row: AuctionRow, now: Date): Auction {
-  const summary = auctionSummaryOf(row);
+  return presentAuctionSummary(auctionSummaryOf(row), now);
+}
+
+/** What a bidder may know of an auction, from the engine's summary of it: the same from the read model and from the live hub. */
+export function presentAuctionSummary(summary: AuctionSummary, now: Date): Auction {
   const at = now.toISOString();
   const isActive = takesBidsAt(summary, at);
+  const { rules } = summary;
+  const closing = summary.status === 'ENDED' ? summary.closing : null;
   return {
-    auctionId: row.id,
-    listingId: row.listing_id,
+    auctionId: summary.auctionId,
+    listingId: summary.listingId,
     status: effectiveStatus(summary, at),
     isActive,
-    startsAt: row.starts_at.toISOString(),
-    endsAt: row.ends_at.toISOString(),
-    currentPrice: toDollars(centsOf(row.current_price)),
-    currentLeaderId: row.leader_id,
-    minimumBid: toDollars(centsOf(row.minimum_next_bid)),
-    bidCount: row.bid_count,
-    reserveMet: row.reserve_met,
-    buyNowPrice: toDollarsOrNull(row.buy_now_price),
-    // The read model knows whether bidding has withdrawn it; the clock says whether the lot is open.
-    buyNowAvailable: row.buy_now_available && isActive,
-    incrementTable: row.increment_table.map((band) => ({ from: toDollars(band.from), increment: toDollars(band.increment) })),
-    softClose: row.soft_close,
-    result: row.result,
-    winnerId: row.winner_id,
-    finalPrice: toDollarsOrNull(row.final_price),
+    startsAt: summary.startsAt,
+    endsAt: summary.endsAt,
+    currentPrice: toDollars(summary.price),
+    currentLeaderId: summary.leaderId,
+    minimumBid: toDollars(summary.minimumNextBid),
+    bidCount: summary.bidCount,
+    reserveMet: summary.reserveMet,
+    buyNowPrice: toDollarsOrNull(rules.buyNowPrice),
+    // The summary knows whether bidding has withdrawn it; the clock says whether the lot is open.
+    buyNowAvailable: summary.buyNowAvailable && isActive,
+    incrementTable: rules.incrementTable.map((band) => ({ from: toDollars(band.from), increment: toDollars(band.increment) })),
+    softClose: rules.softClose,
+    result: closing?.result ?? null,
+    winnerId: closing?.winnerId ?? null,
+    finalPrice: toDollarsOrNull(closing?.finalPrice ?? null),
     version: summary.version,
   };
 }

@@ -5,6 +5,7 @@ import { comparePositions, START, type EventStore, type LogPosition, type Record
 import { AuctionViews } from './auction-views';
 import { clientMessageSchema, MALFORMED_MESSAGE, type ServerMessage } from '../contracts/live';
 import { toDollars } from '../http/money';
+import { presentAuctionSummary } from '../listings/presenters';
 
 export interface LiveHubOptions {
   /** Sockets one API process serves; the next one is closed with 1013 "Too many connections". */
@@ -16,6 +17,8 @@ export interface LiveHubOptions {
   readonly pingIntervalMs?: number;
   /** How many auctions' rules and standings the hub keeps in memory. */
   readonly cachedAuctions?: number;
+  /** What time it is: an auction's status and whether it takes bids depend on it. */
+  readonly clock?: () => Date;
 }
 
 export interface LiveHubLogger {
@@ -69,6 +72,7 @@ export class LiveHub {
   readonly #maxSubscriptions: number;
   readonly #maxBufferedBytes: number;
   readonly #pingIntervalMs: number;
+  readonly #clock: () => Date;
   readonly #views: AuctionViews;
   readonly #clients = new Set<Client>();
   readonly #watchers = new Map<string, Set<Client>>();
@@ -88,6 +92,7 @@ export class LiveHub {
     this.#maxSubscriptions = options.maxSubscriptionsPerSocket ?? 50;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.#pingIntervalMs = options.pingIntervalMs ?? 30_000;
+    this.#clock = options.clock ?? (() => new Date());
     this.#views = new AuctionViews(store, options.cachedAuctions);
   }
 
@@ -275,11 +280,12 @@ export class LiveHub {
     let view = this.#views.apply(event, revision);
     const watchers = this.#watchers.get(auctionId);
     if (!watchers || watchers.size === 0) return;
-    if (!view && needsView(event)) {
+    if (!view) {
       if ((await this.#views.get(auctionId)) === null) return;
       view = this.#views.apply(event, revision);
+      if (!view) return;
     }
-    for (const message of messagesFor(event, view, next)) {
+    for (const message of messagesFor(event, view, next, this.#clock())) {
       const text = JSON.stringify(message);
       // Looked up again: a socket may have gone while the view was being read.
       for (const client of this.#watchers.get(auctionId) ?? []) this.#send(client, text);
@@ -287,25 +293,22 @@ export class LiveHub {
   }
 }
 
-function needsView(event: AuctionEvent): boolean {
-  return event.type === 'BidPlaced' || event.type === 'MaximumBidRaised' || event.type === 'BidRetracted';
-}
-
 /**
  * The public messages an event makes. A bid and each automatic bid answering it are one
  * bid_placed each, all carrying the standing after the exchange. A leader raising their maximum is
  * private; only the automatic bid that a met reserve forces becomes public.
  */
-export function messagesFor(event: AuctionEvent, view: AuctionSummary | undefined, next: RecordedEvent | undefined): ServerMessage[] {
+export function messagesFor(event: AuctionEvent, view: AuctionSummary, next: RecordedEvent | undefined, now: Date): ServerMessage[] {
   const { auctionId } = event.data;
+  // The view may already be ahead of this event (read from the stream): a client keeps the newer.
+  const auction = presentAuctionSummary(view, now);
   switch (event.type) {
     case 'AuctionScheduled':
       return [];
     case 'AuctionOpened':
-      return [{ type: 'auction_opened', auctionId }];
+      return [{ type: 'auction_opened', auctionId, auction }];
     case 'BidPlaced':
     case 'MaximumBidRaised': {
-      if (!view) return [];
       const { bidId, bidderId, amount, placedAt, autoBids, standing } = event.data;
       // A soft-close extension is decided with the bid and appended right after it.
       const following = next?.type === 'AuctionExtended' ? (asEngineEvent(next) as AuctionEventOf<'AuctionExtended'>) : undefined;
@@ -322,6 +325,7 @@ export function messagesFor(event: AuctionEvent, view: AuctionSummary | undefine
         type: 'bid_placed',
         auctionId,
         auctionData,
+        auction,
         bidData: { bidId: id, bidderId: bidder, amount: toDollars(cents), placedAt, status: 'ACCEPTED', kind },
       });
       // Automatic bids carry the ids the bid history (bids read model) gives them.
@@ -329,9 +333,8 @@ export function messagesFor(event: AuctionEvent, view: AuctionSummary | undefine
       return event.type === 'BidPlaced' ? [bid(bidId, bidderId, amount, 'BID'), ...automatic] : automatic;
     }
     case 'AuctionExtended':
-      return [{ type: 'auction_extended', auctionId, endsAt: event.data.endsAt, previousEndsAt: event.data.previousEndsAt }];
+      return [{ type: 'auction_extended', auctionId, endsAt: event.data.endsAt, previousEndsAt: event.data.previousEndsAt, auction }];
     case 'BidRetracted': {
-      if (!view) return [];
       const { standing } = event.data;
       return [
         {
@@ -344,15 +347,16 @@ export function messagesFor(event: AuctionEvent, view: AuctionSummary | undefine
             status: view.status,
             minimumBid: toDollars(minimumNextBid(view.rules, standing)),
           },
+          auction,
         },
       ];
     }
     case 'AuctionClosed': {
       const { result, winnerId, finalPrice, closedAt } = event.data;
-      return [{ type: 'auction_closed', auctionId, result, winnerId, finalPrice: finalPrice === null ? null : toDollars(finalPrice), closedAt }];
+      return [{ type: 'auction_closed', auctionId, result, winnerId, finalPrice: finalPrice === null ? null : toDollars(finalPrice), closedAt, auction }];
     }
     case 'AuctionCancelled':
-      return [{ type: 'auction_cancelled', auctionId, reason: event.data.reason }];
+      return [{ type: 'auction_cancelled', auctionId, reason: event.data.reason, auction }];
     default:
       return assertNever(event);
   }

@@ -22,6 +22,8 @@ import WebSocket from 'ws';
 import { startSession } from '../../api/accounts/sessions';
 import { createUser } from '../../api/accounts/users';
 import { buildApp } from '../../api/app';
+import type { PlacedBid } from '../../api/contracts/bids';
+import type { ServerMessage } from '../../api/contracts/live';
 import { openServices } from '../../api/services';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { FLAT_ONE_DOLLAR } from '../../engine/domain';
@@ -76,7 +78,9 @@ interface Watcher {
   readonly receipts: Receipts;
 }
 
-async function watch(url: string, auctionId: string, onBid: (message: any) => void): Promise<Watcher> {
+type BidPlaced = Extract<ServerMessage, { type: 'bid_placed' }>;
+
+async function watch(url: string, auctionId: string, onBid: (message: BidPlaced) => void): Promise<Watcher> {
   const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/bidding`);
   const receipts: Receipts = new Map();
   await new Promise<void>((resolve, reject) => {
@@ -85,7 +89,7 @@ async function watch(url: string, auctionId: string, onBid: (message: any) => vo
   });
   const subscribed = new Promise<void>((resolve) => {
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString());
+      const message = JSON.parse(data.toString()) as ServerMessage;
       if (message.type === 'subscribed') resolve();
       if (message.type === 'bid_placed' && message.bidData.kind === 'BID') {
         receipts.set(message.bidData.bidId, performance.now());
@@ -155,7 +159,7 @@ async function run(name: string, storage: Storage) {
     // What a bidder knows from the feed: the minimum next bid and who leads.
     let minimumBid = 2;
     let leaderId: string | null = null;
-    const learn = (message: any) => {
+    const learn = (message: BidPlaced) => {
       if (message.auctionData.minimumBid > minimumBid) {
         minimumBid = message.auctionData.minimumBid;
         leaderId = message.auctionData.currentLeaderId;
@@ -172,7 +176,8 @@ async function run(name: string, storage: Storage) {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${bidder.token}` },
         body: JSON.stringify({ auctionId, amount }),
       });
-      const body: any = await response.json();
+      // A PlacedBid when status is 201 (the only case read), else the error answer.
+      const body = (await response.json()) as PlacedBid;
       return { status: response.status, body };
     };
 

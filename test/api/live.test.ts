@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../../api/app';
 import type { AppDependencies } from '../../api/dependencies';
+import { presentAuction } from '../../api/listings/presenters';
+import { findAuction } from '../../api/listings/queries';
 import { LiveHub, type LiveHubOptions } from '../../api/live/hub';
 import { serverMessageSchema } from '../../api/contracts/live';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
@@ -134,7 +136,9 @@ async function watchNewAuction(deps: AppDependencies, clients: LiveClient[], opt
   for (const client of clients) await client.subscribe(auctionId);
   const scheduled = await scheduleAuction(deps, { ...options, auctionId });
   if (scheduled.startsAt.getTime() <= Date.now()) {
-    for (const client of clients) expect(await client.next()).toEqual({ type: 'auction_opened', auctionId });
+    for (const client of clients) {
+      expect(await client.next()).toEqual({ type: 'auction_opened', auctionId, auction: expect.objectContaining({ auctionId, status: 'ACTIVE', version: 2 }) });
+    }
   }
   return scheduled;
 }
@@ -190,8 +194,26 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
       type: 'bid_placed',
       auctionId,
       auctionData: { currentPrice: 51, currentLeaderId: 'buyer-ann', status: 'ACTIVE', endsAt: endsAt.toISOString(), minimumBid: 52 },
+      auction: expect.objectContaining({ currentPrice: 51, currentLeaderId: 'buyer-ann', minimumBid: 52, bidCount: 1, version: 3 }),
       bidData: { bidId, bidderId: 'buyer-ann', amount: 51, placedAt, status: 'ACCEPTED', kind: 'BID' },
     });
+  });
+
+  it('carries the auction as the read model presents it, its version rising with every event', async () => {
+    const client = await connect();
+    const { auctionId } = await watchNewAuction(api.deps, [client]);
+    await placeBid(api.deps, auctionId, 'buyer-ann', 5_100);
+    const first = await client.next();
+    await placeBid(api.deps, auctionId, 'buyer-bob', 5_500);
+    const second = await client.next();
+    if (first.type !== 'bid_placed' || second.type !== 'bid_placed') throw new Error('expected two bid_placed');
+    expect(second.auction.version).toBe(first.auction.version + 1);
+
+    // The same presenter over the same fold: once the read model has the event, both answers agree.
+    await waitFor(async () => (await findAuction(api.deps.db, auctionId))?.version === second.auction.version, 'the read model');
+    const row = await findAuction(api.deps.db, auctionId);
+    expect(presentAuction(row!, new Date())).toEqual(second.auction);
+    expect(second.auction).toMatchObject({ currentPrice: 55, currentLeaderId: 'buyer-bob', minimumBid: 56, bidCount: 2 });
   });
 
   it('sends each automatic (proxy) bid as a bid_placed of its own, after the bid it answers', async () => {
@@ -272,14 +294,20 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
     });
 
     await command(api.deps, 'OpenAuction', auctionId, startsAt);
-    expect(await client.next()).toEqual({ type: 'auction_opened', auctionId });
+    expect(await client.next()).toEqual({ type: 'auction_opened', auctionId, auction: expect.objectContaining({ status: 'ACTIVE', version: 2 }) });
 
     // A bid a minute before the end moves the end to ten minutes after the bid.
     const late = new Date(endsAt.getTime() - 60_000);
     const extendedTo = new Date(late.getTime() + 600_000).toISOString();
     const { bidId } = await placeBid(api.deps, auctionId, 'buyer-ann', 5_100, { at: late });
     expect(await client.next()).toMatchObject({ type: 'bid_placed', auctionData: { endsAt: extendedTo }, bidData: { bidId } });
-    expect(await client.next()).toEqual({ type: 'auction_extended', auctionId, endsAt: extendedTo, previousEndsAt: endsAt.toISOString() });
+    expect(await client.next()).toEqual({
+      type: 'auction_extended',
+      auctionId,
+      endsAt: extendedTo,
+      previousEndsAt: endsAt.toISOString(),
+      auction: expect.objectContaining({ endsAt: extendedTo }),
+    });
 
     const closedAt = new Date(Date.parse(extendedTo) + 1_000);
     await command(api.deps, 'CloseAuction', auctionId, closedAt);
@@ -290,6 +318,7 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
       winnerId: 'buyer-ann',
       finalPrice: 51,
       closedAt: closedAt.toISOString(),
+      auction: expect.objectContaining({ status: 'ENDED', result: 'SOLD', winnerId: 'buyer-ann', finalPrice: 51, isActive: false }),
     });
   });
 
@@ -307,7 +336,12 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
       data: { auctionId: cancelled.auctionId, reason: 'Item failed authentication' },
       metadata: metadata(ADMIN, new Date()),
     });
-    expect(await client.next()).toEqual({ type: 'auction_cancelled', auctionId: cancelled.auctionId, reason: 'Item failed authentication' });
+    expect(await client.next()).toEqual({
+      type: 'auction_cancelled',
+      auctionId: cancelled.auctionId,
+      reason: 'Item failed authentication',
+      auction: expect.objectContaining({ status: 'CANCELLED', isActive: false }),
+    });
 
     await placeBid(api.deps, retracted.auctionId, 'buyer-ann', 5_100);
     const { bidId } = await placeBid(api.deps, retracted.auctionId, 'buyer-bob', 5_500);
@@ -323,6 +357,7 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
       auctionId: retracted.auctionId,
       bidId,
       auctionData: { currentPrice: 51, currentLeaderId: 'buyer-ann', status: 'ACTIVE', minimumBid: 52 },
+      auction: expect.objectContaining({ currentPrice: 51, currentLeaderId: 'buyer-ann', bidCount: 2 }),
     });
   });
 
