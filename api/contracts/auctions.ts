@@ -49,3 +49,6 @@ export const auctionStatusAnswerSchema = auctionSchema.pick({
   version: true,
 });
 export type AuctionStatusAnswer = z.infer<typeof auctionStatusAnswerSchema>;
+
+/** When an auction takes bids, by the engine's own rules: a client asks as the time passes. */
+export { effectiveStatus, hasEndedAt, takesBidsAt } from '../../engine/domain/auction/timing';

@@ -249,7 +249,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     await form.getByText('Current password is required').waitFor();
     await form.getByLabel('Current password').fill(account.password);
     await form.getByRole('button', { name: 'Update Password' }).click();
-    await form.getByText('Password must be at least 8 characters long').waitFor();
+    await form.getByText('Password must contain: at least 8 characters, one uppercase letter, one number, one special character (@$!%*?&)').waitFor();
     const newPassword = 'Changed9!secret';
     await form.getByLabel('New password', { exact: true }).fill(newPassword);
     await form.getByRole('button', { name: 'Update Password' }).click();

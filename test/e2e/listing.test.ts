@@ -124,8 +124,15 @@ describe('the listing detail page and its live auction panel', () => {
     await bidder.getByText('Bid placed successfully! Updates will appear automatically.').waitFor();
     expect(await bidder.getByText('Bid placed successfully!').evaluate((element) => element.closest('.banner')?.classList.contains('banner--success'))).toBe(true);
     await bidder.getByTestId('current-price').filter({ hasText: usd.format(amount) }).waitFor();
-    expect(await bidder.getByLabel('Your bid').inputValue()).toBe(String(amount + 1));
     await bidder.getByTestId('bid-history').getByRole('listitem').first().filter({ hasText: 'You' }).waitFor();
+    // Leading now, the form suggests no bid against oneself: its amount is a new maximum, empty.
+    expect(await bidder.getByLabel('Your new maximum').inputValue()).toBe('');
+    // Above the next minimum, whatever the increment: the price must not move.
+    const maximum = amount + 1000;
+    await bidder.getByLabel('Your new maximum').fill(String(maximum));
+    await bidder.getByRole('button', { name: 'Place Bid' }).click();
+    await bidder.getByText(`You are still the leader at ${usd.format(amount)}; your maximum is now ${usd.format(maximum)}`).waitFor();
+    expect(await bidder.getByTestId('current-price').textContent()).toBe(usd.format(amount));
 
     // No reload: the watcher's panel moved by itself.
     await watcher.getByTestId('current-price').filter({ hasText: usd.format(amount) }).waitFor({ timeout: 15_000 });

@@ -10,6 +10,7 @@ import {
   effectiveStatus,
   evolveAuctionSummary,
   fold,
+  hasEndedAt,
   initialAuctionSummary,
   minimumNextBid,
   takesBidsAt,
@@ -218,6 +219,16 @@ describe('effective status', () => {
     expect(takesBidsAt(pending, STARTS_AT)).toBe(true);
     expect(takesBidsAt(active, plusSeconds(ENDS_AT, -1))).toBe(true);
     expect(takesBidsAt(active, ENDS_AT)).toBe(false);
+  });
+
+  test('an auction has ended once closed, or at its current end before the closing event comes; a cancelled one never ends', () => {
+    expect(hasEndedAt(active, plusSeconds(ENDS_AT, -1))).toBe(false);
+    expect(hasEndedAt(active, ENDS_AT)).toBe(true);
+    expect(hasEndedAt(pending, ENDS_AT)).toBe(true);
+    const ended = given(after(liveAuction(), closeAuction())).then({ status: 'ENDED', version: 3 });
+    expect(hasEndedAt(ended, DURING)).toBe(true);
+    const cancelled = { ...active, status: 'CANCELLED' as const };
+    expect(hasEndedAt(cancelled, ENDS_AT)).toBe(false);
   });
 });
 

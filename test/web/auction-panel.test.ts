@@ -3,16 +3,9 @@ import { createActor, fromCallback, fromPromise } from 'xstate';
 import { ApiError } from '../../web/src/lib/api-client';
 import { formatTimeLeft } from '../../web/src/lib/time-left';
 import type { Auction, Bid, BidRequest, PlacedBid, Purchase } from '../../web/src/features/listing/api';
-import {
-  auctionPanelMachine,
-  bidderLabel,
-  BID_SUCCESS_MESSAGE,
-  canBid,
-  MAX_RECONNECT_ATTEMPTS,
-  RECONNECT_DELAY_MS,
-  statusLabel,
-  type Snapshot,
-} from '../../web/src/features/listing/auction/auction-panel-machine';
+import type { Snapshot } from '../../web/src/features/listing/auction/auction-facts';
+import { auctionPanelMachine, canBid, MAX_RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS } from '../../web/src/features/listing/auction/auction-panel-machine';
+import { bidderLabel, BID_SUCCESS_MESSAGE, statusLabel } from '../../web/src/features/listing/auction/panel-labels';
 import type { FeedEvent, FeedInput, LiveMessage } from '../../web/src/features/listing/auction/live-messages';
 
 const NOW = Date.parse('2032-03-01T12:00:00.000Z');
@@ -34,13 +27,17 @@ function auction(overrides: Partial<Auction> = {}): Auction {
     reserveMet: null,
     buyNowPrice: null,
     buyNowAvailable: false,
+    incrementTable: [{ from: 0, increment: 2 }],
     softClose: null,
     result: null,
     winnerId: null,
     finalPrice: null,
+    version: 5,
     ...overrides,
   };
 }
+
+const ENDS_AT = new Date(NOW + 2 * 86_400_000).toISOString();
 
 interface FakeFeed {
   readonly input: FeedInput;
@@ -115,16 +112,20 @@ function placed(amount: number, overrides: Partial<PlacedBid['auction']> = {}): 
     placedAt: new Date(Date.now()).toISOString(),
     status: 'ACCEPTED',
     kind: 'BID',
-    auction: { currentPrice: amount, currentLeaderId: ME, status: 'ACTIVE', minimumBid: amount + 2, endsAt: new Date(NOW + 2 * 86_400_000).toISOString(), ...overrides },
+    auctionId: AUCTION_ID,
+    auction: { currentPrice: amount, currentLeaderId: ME, status: 'ACTIVE', minimumBid: amount + 2, endsAt: ENDS_AT, ...overrides },
   };
 }
 
-function bidPlaced(n: number, bidderId = `bidder-${n}-beef`): LiveMessage {
+/** A bid as the live feed tells it: the n-th after the fixture's, with the auction's summary one version on. */
+function bidPlaced(n: number, bidderId = `bidder-${n}-beef`, amount = 250 + n * 10): LiveMessage {
+  const figures = { currentPrice: amount, currentLeaderId: bidderId, minimumBid: amount + 2 };
   return {
     type: 'bid_placed',
     auctionId: AUCTION_ID,
-    auctionData: { currentPrice: 250 + n * 10, currentLeaderId: bidderId, status: 'ACTIVE', minimumBid: 252 + n * 10, endsAt: new Date(NOW + 2 * 86_400_000).toISOString() },
-    bidData: { bidId: `bid-${n}`, bidderId, amount: 250 + n * 10, placedAt: new Date(NOW + n * 1000).toISOString(), status: 'ACCEPTED', kind: 'BID' },
+    auctionData: { ...figures, status: 'ACTIVE', endsAt: ENDS_AT },
+    auction: auction({ ...figures, bidCount: 1 + n, version: 5 + n }),
+    bidData: { bidId: `bid-${n}`, bidderId, amount, placedAt: new Date(NOW + n * 1000).toISOString(), status: 'ACCEPTED', kind: 'BID' },
   };
 }
 
@@ -257,7 +258,7 @@ describe('the countdown', () => {
     const endsAt = new Date(NOW + 30_000).toISOString();
     const panel = start({ auction: auction({ endsAt }) });
     const extended = new Date(NOW + 15 * 60_000).toISOString();
-    panel.live({ type: 'auction_extended', auctionId: AUCTION_ID, endsAt: extended, previousEndsAt: endsAt });
+    panel.live({ type: 'auction_extended', auctionId: AUCTION_ID, endsAt: extended, previousEndsAt: endsAt, auction: auction({ endsAt: extended, version: 6 }) });
     expect(panel.context().auction.endsAt).toBe(extended);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(canBid(panel.context())).toBe(true);
@@ -281,17 +282,18 @@ describe('placing a bid', () => {
     expect(panel.bidRequests).toHaveLength(0);
   });
 
-  it('on success shows the green message and sets the input to the bid plus 1; each attempt has its own Idempotency-Key', async () => {
+  it('on success shows the green message; leading now, the input suggests no bid against oneself; each attempt has its own Idempotency-Key', async () => {
     const panel = start({ placeBid: async (request) => placed(request.amount) });
     panel.actor.send({ type: 'AMOUNT.CHANGE', value: '260' });
     panel.actor.send({ type: 'BID.SUBMIT' });
     expect(panel.actor.getSnapshot().matches({ bidding: 'placing' })).toBe(true);
     await vi.advanceTimersByTimeAsync(0);
     expect(panel.context().banner).toEqual({ kind: 'success', text: BID_SUCCESS_MESSAGE });
-    expect(panel.context().amount).toBe('261');
+    expect(panel.context().amount).toBe('');
     expect(panel.context().auction.currentPrice).toBe(260);
     expect(panel.context().bids[0]).toMatchObject({ id: 'bid-260', amount: 260, bidderId: ME });
     expect(panel.bidRequests[0]).toMatchObject({ auctionId: AUCTION_ID, amount: 260, maxAmount: null });
+    panel.actor.send({ type: 'AMOUNT.CHANGE', value: '300' });
     panel.actor.send({ type: 'BID.SUBMIT' });
     await vi.advanceTimersByTimeAsync(0);
     expect(panel.bidRequests).toHaveLength(2);
@@ -336,6 +338,30 @@ describe('placing a bid', () => {
     expect(panel.bidRequests).toHaveLength(1);
   });
 
+  it('leading, a bid only raises the maximum: the panel says so, the price stays, and the input suggests no bid', async () => {
+    // The demo buyer leads at $4,901 and raises their maximum to $4,902.
+    const leading = auction({ currentPrice: 4901, currentLeaderId: ME, minimumBid: 4902 });
+    const raised: PlacedBid = { ...placed(4902, { currentPrice: 4901, minimumBid: 4902 }), kind: 'MAXIMUM', maxAmount: 4902 };
+    const panel = start({ auction: leading, placeBid: async () => raised });
+    expect(panel.context().amount).toBe('');
+    panel.actor.send({ type: 'AMOUNT.CHANGE', value: '4902' });
+    panel.actor.send({ type: 'BID.SUBMIT' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(panel.context().banner).toEqual({ kind: 'success', text: 'You are still the leader at $4,901.00; your maximum is now $4,902.00' });
+    expect(panel.context().auction).toMatchObject({ currentPrice: 4901, bidCount: 1 });
+    expect(panel.context().bids).toEqual([]);
+    expect(panel.context().amount).toBe('');
+  });
+
+  it('the suggestion follows the user: signing in as the leader clears it, someone else taking the lead brings it back', async () => {
+    const panel = start({ auction: auction({ currentLeaderId: ME }), userId: null });
+    expect(panel.context().amount).toBe('252');
+    panel.actor.send({ type: 'USER.CHANGE', userId: ME });
+    expect(panel.context().amount).toBe('');
+    panel.live(bidPlaced(1));
+    expect(panel.context().amount).toBe('262');
+  });
+
   it('takes no bid once the auction has ended', async () => {
     const panel = start({ auction: auction({ endsAt: new Date(NOW + 5_000).toISOString() }), placeBid: async (request) => placed(request.amount) });
     await vi.advanceTimersByTimeAsync(6_000);
@@ -365,38 +391,47 @@ describe('live messages', () => {
     panel.actor.send({ type: 'AMOUNT.CHANGE', value: '260' });
     panel.actor.send({ type: 'BID.SUBMIT' });
     await vi.advanceTimersByTimeAsync(0);
-    panel.live({
-      type: 'bid_placed',
-      auctionId: AUCTION_ID,
-      auctionData: { currentPrice: 260, currentLeaderId: ME, status: 'ACTIVE', minimumBid: 262, endsAt: auction().endsAt },
-      bidData: { bidId: 'bid-260', bidderId: ME, amount: 260, placedAt: new Date(NOW).toISOString(), status: 'ACCEPTED', kind: 'BID' },
-    });
+    const live = bidPlaced(1, ME, 260) as Extract<LiveMessage, { type: 'bid_placed' }>;
+    panel.live({ ...live, bidData: { ...live.bidData, bidId: 'bid-260' } });
     expect(panel.context().bids.filter((bid) => bid.id === 'bid-260')).toHaveLength(1);
-    expect(panel.context().amount).toBe('261');
+    expect(panel.context().auction).toMatchObject({ bidCount: 2, version: 6 });
+    expect(panel.context().amount).toBe('');
   });
 
   it('auction_closed shows the result and stops bidding; auction_cancelled says so', () => {
     const panel = start();
-    panel.live({ type: 'auction_closed', auctionId: AUCTION_ID, result: 'SOLD', winnerId: 'w', finalPrice: 310, closedAt: new Date(NOW).toISOString() });
+    const closing = { result: 'SOLD', winnerId: 'w', finalPrice: 310 } as const;
+    panel.live({ type: 'auction_closed', auctionId: AUCTION_ID, ...closing, closedAt: new Date(NOW).toISOString(), auction: auction({ ...closing, status: 'ENDED', isActive: false, version: 6 }) });
     expect(panel.context().auction).toMatchObject({ status: 'ENDED', result: 'SOLD', finalPrice: 310 });
     expect(canBid(panel.context())).toBe(false);
     const other = start();
-    other.live({ type: 'auction_cancelled', auctionId: AUCTION_ID, reason: 'Withdrawn by the seller' });
-    expect(other.context().auction).toMatchObject({ status: 'CANCELLED', cancelReason: 'Withdrawn by the seller' });
+    other.live({ type: 'auction_cancelled', auctionId: AUCTION_ID, reason: 'Withdrawn by the seller', auction: auction({ status: 'CANCELLED', isActive: false, version: 6 }) });
+    expect(other.context()).toMatchObject({ auction: { status: 'CANCELLED' }, cancelReason: 'Withdrawn by the seller' });
   });
 
   it('bid_retracted applies the new figures and re-reads the history; a lagging re-read does not bring the old price back', async () => {
     const retractedBid: Bid = { id: 'bid-1', bidderId: 'bidder-1-beef', amount: 260, placedAt: new Date(NOW + 1000).toISOString(), status: 'RETRACTED', kind: 'BID' };
-    const panel = start({ snapshot: async () => ({ auction: auction({ currentPrice: 260, minimumBid: 262 }), bids: [retractedBid] }) });
+    // The read model lags: it has seen the bid (version 6) but not its retraction (version 7).
+    const panel = start({ snapshot: async () => ({ auction: auction({ currentPrice: 260, minimumBid: 262, version: 6 }), bids: [retractedBid] }) });
     await vi.advanceTimersByTimeAsync(0);
     panel.live(bidPlaced(1));
     const loads = panel.loads();
-    panel.live({ type: 'bid_retracted', auctionId: AUCTION_ID, bidId: 'bid-1', auctionData: { currentPrice: 250, currentLeaderId: 'someone-else-3f2a', status: 'ACTIVE', minimumBid: 252 } });
+    const figures = { currentPrice: 250, currentLeaderId: 'someone-else-3f2a', minimumBid: 252 };
+    panel.live({ type: 'bid_retracted', auctionId: AUCTION_ID, bidId: 'bid-1', auctionData: { ...figures, status: 'ACTIVE' }, auction: auction({ ...figures, bidCount: 2, version: 7 }) });
     expect(panel.context().auction.currentPrice).toBe(250);
     await vi.advanceTimersByTimeAsync(0);
     expect(panel.loads()).toBe(loads + 1);
     expect(panel.context().auction.currentPrice).toBe(250);
     expect(panel.context().bids[0]).toMatchObject({ id: 'bid-1', status: 'RETRACTED' });
+  });
+
+  it('keeps the newest summary: a message older than what the panel shows changes the history only', () => {
+    const panel = start();
+    panel.live(bidPlaced(2));
+    const late = bidPlaced(1) as Extract<LiveMessage, { type: 'bid_placed' }>;
+    panel.live(late);
+    expect(panel.context().auction).toMatchObject({ currentPrice: 270, version: 7 });
+    expect(panel.context().bids.map((bid) => bid.id)).toEqual(['bid-2', 'bid-1']);
   });
 
   it('names bidders by the end of their id, and the signed-in user "You"', () => {
@@ -414,7 +449,14 @@ describe('the auction panel: buy now', () => {
   });
 
   const offered = () => auction({ bidCount: 0, currentLeaderId: null, buyNowPrice: 900, buyNowAvailable: true });
-  const bought: Purchase = { id: 'purchase-1', auctionId: AUCTION_ID, buyerId: ME, amount: 900, purchasedAt: new Date(NOW).toISOString() };
+  const bought: Purchase = {
+    id: 'purchase-1',
+    auctionId: AUCTION_ID,
+    buyerId: ME,
+    amount: 900,
+    purchasedAt: new Date(NOW).toISOString(),
+    auction: { status: 'ENDED', result: 'SOLD', finalPrice: 900, closedAt: new Date(NOW).toISOString() },
+  };
 
   it('asks for a confirmation naming the price, then buys: the auction ends sold to you, with a green banner', async () => {
     const panel = start({ auction: offered(), buyNow: async () => bought });
@@ -447,12 +489,7 @@ describe('the auction panel: buy now', () => {
   it('a bid arriving while the buyer hesitates withdraws the offer and leaves the confirmation', async () => {
     const panel = start({ auction: offered(), buyNow: async () => bought });
     panel.actor.send({ type: 'BUY_NOW.REQUEST' });
-    panel.live({
-      type: 'bid_placed',
-      auctionId: AUCTION_ID,
-      auctionData: { currentPrice: 251, currentLeaderId: 'someone-else-3f2a', status: 'ACTIVE', endsAt: new Date(NOW + 2 * 86_400_000).toISOString(), minimumBid: 252 },
-      bidData: { bidId: 'bid-x', bidderId: 'someone-else-3f2a', amount: 251, placedAt: new Date(NOW).toISOString(), status: 'ACCEPTED', kind: 'BID' },
-    });
+    panel.live(bidPlaced(1, 'someone-else-3f2a', 251));
     expect(panel.context().auction.buyNowAvailable).toBe(false);
     expect(panel.actor.getSnapshot().matches({ bidding: 'idle' })).toBe(true);
     panel.actor.send({ type: 'BUY_NOW.REQUEST' });

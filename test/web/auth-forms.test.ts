@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { UserBid } from '../../web/src/features/account/api';
-import { bidStanding, listingPath, summarizeBids } from '../../web/src/features/account/bid-summary';
+import { bidStanding, summarizeBids } from '../../web/src/features/account/bid-summary';
 import { liveFavourites } from '../../web/src/features/account/favourite-filters';
 import { profileMachine } from '../../web/src/features/account/profile-machine';
 import { emailChangeSchema, passwordChangeSchema } from '../../web/src/features/account/schemas';
 import { emailChangeProblem, failureWithReason, passwordChangeProblem } from '../../web/src/features/account/security-rules';
 import { EMAIL_UPDATED, PASSWORD_UPDATED, securityMachine } from '../../web/src/features/account/security-machine';
 import { formatShare } from '../../web/src/features/admin/analytics-machine';
+import { passwordProblem } from '../../api/contracts/accounts';
 import {
   LOGIN_FAILED,
   loginProblem,
-  passwordProblem,
   REGISTRATION_FAILED,
   registerProblem,
   registrationFailureMessage,
@@ -101,9 +101,16 @@ describe('email and password change checks (spec section 5)', () => {
     expect(emailChangeSchema(current).safeParse({ newEmail: 'a@b.co', confirmEmail: 'c@d.co' }).error?.issues[0]?.message).toBe('Email addresses do not match');
   });
 
-  it('password: the current one required, the new one at least 8, confirmed', () => {
+  it('password: the current one required, the new one meeting every rule the server enforces, confirmed', () => {
     expect(passwordChangeProblem({ currentPassword: '', newPassword: 'Engine1!x', confirmPassword: 'Engine1!x' })?.message).toBe('Current password is required');
-    expect(passwordChangeProblem({ currentPassword: 'old', newPassword: 'short', confirmPassword: 'short' })?.message).toBe('Password must be at least 8 characters long');
+    expect(passwordChangeProblem({ currentPassword: 'old', newPassword: 'short', confirmPassword: 'short' })?.message).toBe(
+      'Password must contain: at least 8 characters, one uppercase letter, one number, one special character (@$!%*?&)',
+    );
+    // Long enough is not enough: the server would refuse it.
+    expect(passwordChangeProblem({ currentPassword: 'old', newPassword: 'longenough', confirmPassword: 'longenough' })).toEqual({
+      field: 'newPassword',
+      message: 'Password must contain: one uppercase letter, one number, one special character (@$!%*?&)',
+    });
     expect(passwordChangeProblem({ currentPassword: 'old', newPassword: 'Engine1!x', confirmPassword: 'Engine1!y' })).toEqual({
       field: 'confirmPassword',
       message: 'Passwords do not match',
@@ -280,7 +287,6 @@ describe('dashboard figures from the real bids', () => {
     expect(summarizeBids(bids)).toEqual({ bidsPlaced: 4, auctionsBidOn: 4, leading: 1, outbid: 1, won: 1 });
     expect(summarizeBids([])).toEqual({ bidsPlaced: 0, auctionsBidOn: 0, leading: 0, outbid: 0, won: 0 });
     expect(bids.map(bidStanding)).toEqual(['Leading', 'Leading', 'Outbid', 'Won', 'Ended']);
-    expect(listingPath({ listingSlug: null, listingId: 'l9' })).toBe('/marketplace/listing/l9');
   });
 
   it('"Now live" favourites are live and not ended; NFC success reads as a percentage or a dash', () => {

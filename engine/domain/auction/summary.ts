@@ -1,6 +1,6 @@
 import { assertNever } from '../shared/errors';
 import type { Cents } from '../shared/money';
-import { toMillis, type Instant } from '../shared/time';
+import type { Instant } from '../shared/time';
 import { auctionFactsOf, buyNowOffered, type AuctionClosing, type AuctionFacts } from './auction';
 import type { AuctionEvent } from './messages';
 import { minimumNextBid, openingStanding, type Standing } from './proxy-bidding';
@@ -86,22 +86,4 @@ function figures(rules: AuctionRules, standing: Standing, bidCount: number) {
     minimumNextBid: minimumNextBid(rules, standing),
     buyNowAvailable: buyNowOffered(rules, standing, bidCount),
   };
-}
-
-type Timing = Pick<AuctionSummary, 'status' | 'startsAt' | 'endsAt'>;
-
-/**
- * The status as of `now`. The engine opens a scheduled auction with the first bid after its start
- * (or the scheduler's OpenAuction), so between the start and that event the auction is live
- * although no event has said so yet. Any other status is the one recorded, even past the end.
- */
-export function effectiveStatus(summary: Timing, now: Instant): AuctionSummary['status'] {
-  const at = toMillis(now);
-  if (summary.status === 'PENDING' && at >= toMillis(summary.startsAt) && at < toMillis(summary.endsAt)) return 'ACTIVE';
-  return summary.status;
-}
-
-/** Bids are taken at `now`: live (see effectiveStatus) and before the current end. */
-export function takesBidsAt(summary: Timing, now: Instant): boolean {
-  return effectiveStatus(summary, now) === 'ACTIVE' && toMillis(now) < toMillis(summary.endsAt);
 }

@@ -1,37 +1,10 @@
-/** Spec section 3, Listing, as the public listing calls answer it (api/listings/presenters.ts); every feature reads this one shape. */
-export interface Listing {
-  readonly id: string;
-  readonly ownerId: string;
-  readonly title: string;
-  readonly description: string;
-  readonly price: string;
-  readonly category: string;
-  readonly condition: string;
-  readonly sportType: string;
-  readonly mediaUrls: readonly string[];
-  readonly status: string;
-  /** Always present from this API; the spec allows a listing without one (then /marketplace/listing/{id}). */
-  readonly slug: string | null;
-  readonly nfcUid: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly playerName: string | null;
-  readonly teamOrClub: string | null;
-  readonly leagueOrEvent: string | null;
-  readonly dateOrSeason: string | null;
-  readonly size: string | null;
-  readonly tags: readonly string[];
-  readonly jersey: JerseyDetails | null;
-  readonly auctionId: string | null;
-  readonly endsAt: string | null;
-}
+/** Every feature reads the one listing shape the API declares. */
+export type { JerseyDetails, Listing } from '../../../api/contracts/listings';
 
-/** What the jersey form recorded; every field may be missing on older items. */
-export interface JerseyDetails {
-  readonly jerseyNumber?: number | null;
-  readonly gameTitle?: string | null;
-  readonly gameDate?: string | null;
-  readonly opponent?: string | null;
-  readonly venue?: string | null;
-  readonly stats?: Record<string, number | string | null> | null;
+/**
+ * A listing's page: by slug, or by id for one without a slug (a favourite saved before it had
+ * one). Both are encoded, so a slug or id can never reach into another route.
+ */
+export function listingPath(listing: { readonly id: string; readonly slug: string | null }): string {
+  return listing.slug ? `/marketplace/${encodeURIComponent(listing.slug)}` : `/marketplace/listing/${encodeURIComponent(listing.id)}`;
 }

@@ -1,6 +1,6 @@
 /** Spec section 5, "Email change" and "Password change", as pure checks: the first problem, or null. */
 
-const EMAIL_FORMAT = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { isEmailAddress, passwordProblem } from '../../../../api/contracts/accounts';
 
 export interface EmailChangeValues {
   readonly newEmail: string;
@@ -12,7 +12,7 @@ export type EmailChangeProblem = { field: keyof EmailChangeValues; message: stri
 export function emailChangeProblem(currentEmail: string, values: EmailChangeValues): EmailChangeProblem {
   const next = values.newEmail.trim();
   if (next === '') return { field: 'newEmail', message: 'New email is required' };
-  if (!EMAIL_FORMAT.test(next)) return { field: 'newEmail', message: 'Please enter a valid email address' };
+  if (!isEmailAddress(next)) return { field: 'newEmail', message: 'Please enter a valid email address' };
   if (next.toLowerCase() !== values.confirmEmail.trim().toLowerCase()) return { field: 'confirmEmail', message: 'Email addresses do not match' };
   if (next.toLowerCase() === currentEmail.trim().toLowerCase()) return { field: 'newEmail', message: 'New email must be different from current email' };
   return null;
@@ -26,13 +26,12 @@ export interface PasswordChangeValues {
 
 export type PasswordChangeProblem = { field: keyof PasswordChangeValues; message: string } | null;
 
-/** Spec section 9: password minimum. */
-export const PASSWORD_MINIMUM = 8;
-
 export function passwordChangeProblem(values: PasswordChangeValues): PasswordChangeProblem {
   // Unlike the spec's client, the current password is required and sent (design.md).
   if (values.currentPassword === '') return { field: 'currentPassword', message: 'Current password is required' };
-  if (values.newPassword.length < PASSWORD_MINIMUM) return { field: 'newPassword', message: 'Password must be at least 8 characters long' };
+  // The server's rules, all of them: a new password the server would refuse is refused here first.
+  const weak = passwordProblem(values.newPassword);
+  if (weak) return { field: 'newPassword', message: weak };
   if (values.newPassword !== values.confirmPassword) return { field: 'confirmPassword', message: 'Passwords do not match' };
   return null;
 }

@@ -3,32 +3,8 @@
  * password field and the unit tests all read the same words. The server checks the same rules.
  */
 
-export interface PasswordRule {
-  readonly label: string;
-  readonly test: (password: string) => boolean;
-}
-
-/** In the spec's order; the labels are the server's own (api/accounts/passwords.ts). */
-export const PASSWORD_RULES: readonly PasswordRule[] = [
-  { label: 'at least 8 characters', test: (p) => p.length >= 8 },
-  { label: 'one lowercase letter', test: (p) => /[a-z]/.test(p) },
-  { label: 'one uppercase letter', test: (p) => /[A-Z]/.test(p) },
-  { label: 'one number', test: (p) => /[0-9]/.test(p) },
-  { label: 'one special character (@$!%*?&)', test: (p) => /[@$!%*?&]/.test(p) },
-];
-
-/** The live list under the password field: the rules this password does not meet yet. */
-export function unmetPasswordRules(password: string): string[] {
-  return PASSWORD_RULES.filter((rule) => !rule.test(password)).map((rule) => rule.label);
-}
-
-/** null when every rule is met, else "Password must contain: " and the unmet rules. */
-export function passwordProblem(password: string): string | null {
-  const unmet = unmetPasswordRules(password);
-  return unmet.length === 0 ? null : `Password must contain: ${unmet.join(', ')}`;
-}
-
-export const EMAIL_FORMAT = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { PASSWORD_RULES, unmetPasswordRules } from '../../../../api/contracts/accounts';
+import { isEmailAddress, passwordProblem } from '../../../../api/contracts/accounts';
 
 export interface RegisterValues {
   readonly firstName: string;
@@ -51,7 +27,7 @@ export function registerProblem(values: RegisterValues): FieldProblem<RegisterFi
   if (values.lastName.trim() === '') return { field: 'lastName', message: 'Last name is required' };
   const email = values.email.trim();
   if (email === '') return { field: 'email', message: 'Email is required' };
-  if (!EMAIL_FORMAT.test(email)) return { field: 'email', message: 'Please enter a valid email address' };
+  if (!isEmailAddress(email)) return { field: 'email', message: 'Please enter a valid email address' };
   const weak = passwordProblem(values.password);
   if (weak) return { field: 'password', message: weak };
   if (values.password !== values.confirmPassword) return { field: 'confirmPassword', message: 'Passwords do not match' };

@@ -2,66 +2,13 @@ import { ApiError, apiRequest } from '../../lib/api-client';
 
 export type { JerseyDetails, Listing } from '../../lib/listing';
 import type { Listing } from '../../lib/listing';
+import type { Auction } from '../../../../api/contracts/auctions';
+import type { Bid as AuctionBid, PlacedBid, Purchase } from '../../../../api/contracts/bids';
+import type { ChainOfCustody } from '../../../../api/contracts/custody';
+export type { Auction, ChainOfCustody, PlacedBid, Purchase };
 
-/** GET /api/public/listings/{slugOrId}/auction (dollars as numbers). */
-export interface Auction {
-  readonly auctionId: string;
-  readonly listingId: string;
-  readonly status: string;
-  readonly isActive: boolean;
-  readonly startsAt: string;
-  readonly endsAt: string;
-  readonly currentPrice: number;
-  readonly currentLeaderId: string | null;
-  readonly minimumBid: number;
-  readonly bidCount: number;
-  readonly reserveMet: boolean | null;
-  readonly buyNowPrice: number | null;
-  readonly buyNowAvailable: boolean;
-  readonly softClose: { readonly windowSeconds: number; readonly latestEndsAt: string } | null;
-  readonly result: string | null;
-  readonly winnerId: string | null;
-  readonly finalPrice: number | null;
-}
-
-/** GET /api/bids/auction/{auctionId}: newest first. */
-export interface Bid {
-  readonly id: string;
-  readonly bidderId: string;
-  readonly amount: number;
-  readonly placedAt: string;
-  readonly status: string;
-  readonly kind: string;
-}
-
-/** POST /api/bids (201). */
-export interface PlacedBid extends Bid {
-  readonly maxAmount: number | null;
-  readonly auction: {
-    readonly currentPrice: number;
-    readonly currentLeaderId: string | null;
-    readonly status: string;
-    readonly minimumBid: number;
-    readonly endsAt: string;
-  };
-}
-
-/** POST /api/bids/buy-now (201): the lot is sold to the buyer at its buy-now price. */
-export interface Purchase {
-  readonly id: string;
-  readonly auctionId: string;
-  readonly buyerId: string;
-  readonly amount: number;
-  readonly purchasedAt: string;
-}
-
-/** GET /api/public/nfc/{uid}: the chain of custody, read from the event log. */
-export interface ChainOfCustody {
-  readonly uid: string;
-  readonly status: string;
-  readonly listing: { readonly id: string; readonly slug: string; readonly title: string; readonly status: string } | null;
-  readonly history: ReadonlyArray<{ readonly event: string; readonly at: string; readonly eventId: string; readonly summary: string }>;
-}
+/** A bid in the panel's history, from the history call or a live message: the auction is the panel's own. */
+export type Bid = Omit<AuctionBid, 'auctionId'>;
 
 /** The bid history the detail page shows (spec section 9). */
 export const BID_HISTORY_SIZE = 10;

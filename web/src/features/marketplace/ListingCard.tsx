@@ -2,14 +2,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { favourites, useIsFavourite } from '../../lib/favourites';
 import { formatCardPrice } from '../../lib/money';
-import { formatTimeLeft } from '../../lib/time-left';
+import { formatTimeLeft, isPast } from '../../lib/time-left';
 import type { Listing } from './api';
-import { cardBadges, listingPath } from './card-display';
+import { listingPath } from '../../lib/listing';
+import { cardBadges } from './card-display';
 import './marketplace.css';
 
 /**
- * A listing in the grid (spec section 2, "Listing card"). The name is the one link, stretched over
- * the card; the heart sits above it, so the two never nest.
+ * A listing in the grid: image with badges and heart, name, title, current bid and time left. The
+ * name is the one link, stretched over the card; the heart sits above it, so the two never nest.
  */
 export function ListingCard({ listing, now, featured = false }: { listing: Listing; now: number; featured?: boolean }) {
   const name = listing.playerName || listing.title;
@@ -50,8 +51,7 @@ export function ListingCard({ listing, now, featured = false }: { listing: Listi
 }
 
 function TimeLeft({ endsAt, now }: { endsAt: string; now: number }) {
-  const left = formatTimeLeft(endsAt, now);
-  const ended = left === 'Ended';
+  const ended = isPast(endsAt, now);
   return (
     <p className={ended ? 'listing-card__time listing-card__time--ended' : 'listing-card__time'} data-testid="time-left">
       <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.2">
@@ -59,7 +59,7 @@ function TimeLeft({ endsAt, now }: { endsAt: string; now: number }) {
         <path d="M12 9v4l2.5 2M9.5 2.5h5" strokeLinecap="round" />
       </svg>
       <time dateTime={endsAt} title={new Date(endsAt).toLocaleString('en-US')}>
-        {left}
+        {formatTimeLeft(endsAt, now)}
       </time>
       {!ended && <span className="listing-card__label"> left</span>}
     </p>

@@ -2,16 +2,9 @@ import { apiRequest } from '../../lib/api-client';
 
 export type { Listing } from '../../lib/listing';
 import type { Listing } from '../../lib/listing';
+import type { Page } from '../../../../api/contracts/common';
 
-export interface ListingPage {
-  readonly content: readonly Listing[];
-  readonly totalElements: number;
-  readonly totalPages: number;
-  readonly number: number;
-  readonly size: number;
-  readonly first: boolean;
-  readonly last: boolean;
-}
+export type ListingPage = Page<Listing>;
 
 /** What the API is asked for, already mapped from the page's chip and sort (see marketplace-query.ts). */
 export interface ListingsRequest {

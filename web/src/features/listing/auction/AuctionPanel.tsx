@@ -7,7 +7,9 @@ import { authModal } from '../../../lib/auth-modal';
 import { formatUsd } from '../../../lib/money';
 import { formatTimeLeft } from '../../../lib/time-left';
 import { buyNow, fetchAuction, fetchBids, placeBid, type Auction, type BidRequest } from '../api';
-import { auctionPanelMachine, bidderLabel, canBid, effectiveStatus, statusLabel, type Snapshot } from './auction-panel-machine';
+import { hasEnded, isLeader, statusAt, takesBids, type Snapshot } from './auction-facts';
+import { auctionPanelMachine } from './auction-panel-machine';
+import { bidderLabel, statusLabel } from './panel-labels';
 import { liveFeed } from './live-feed';
 import './auction-panel.css';
 
@@ -25,7 +27,7 @@ const panelMachine = auctionPanelMachine.provide({
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
-/** The live auction panel (spec section 4, "Auction"): price, countdown, bidding and the recent bids, kept live. */
+/** The live auction panel: price, countdown, bidding and the recent bids, kept live. */
 export function AuctionPanel({ listingKey, auction }: { listingKey: string; auction: Auction }) {
   const { user } = useAuth();
   const userId = user?.id ?? null;
@@ -54,13 +56,12 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
   }, [actor]);
 
   const { auction: facts, now, bids } = context;
-  const status = effectiveStatus(facts, now);
-  const open = canBid(context);
-  const timeLeft = formatTimeLeft(facts.endsAt, now);
-  const ended = facts.status === 'ENDED' || (status !== 'CANCELLED' && timeLeft === 'Ended');
+  const status = statusAt(facts, now);
+  const open = takesBids(facts, now);
+  const ended = hasEnded(facts, now);
   // Once ended or cancelled there is nothing to type: only the button says so.
   const over = ended || status === 'CANCELLED';
-  const leading = userId !== null && facts.currentLeaderId === userId;
+  const leading = isLeader(facts, userId);
   const buttonLabel = open ? (placing ? 'Placing bid…' : 'Place Bid') : ended ? 'Auction Ended' : status === 'CANCELLED' ? 'Auction Cancelled' : 'Not Open Yet';
 
   return (
@@ -96,7 +97,7 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
             <>
               <p className="auction-panel__label">Time left</p>
               <p className="auction-panel__countdown" data-testid="time-left">
-                {status === 'CANCELLED' ? '—' : timeLeft}
+                {status === 'CANCELLED' ? '—' : formatTimeLeft(facts.endsAt, now)}
               </p>
             </>
           )}
@@ -122,7 +123,7 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
       )}
       {facts.status === 'CANCELLED' && (
         <p className="auction-panel__outcome" role="status">
-          This auction was cancelled{facts.cancelReason ? `: ${facts.cancelReason}` : '.'}
+          This auction was cancelled{context.cancelReason ? `: ${context.cancelReason}` : '.'}
         </p>
       )}
       {leading && open && <p className="auction-panel__leading">You are the highest bidder</p>}
@@ -155,22 +156,29 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
           <>
             <DollarField
               id={`${ids}-amount`}
-              label="Your bid"
-              hint={`Enter ${formatUsd(facts.minimumBid)} or more`}
+              label={leading ? 'Your new maximum' : 'Your bid'}
+              hint={
+                leading
+                  ? `You lead at ${formatUsd(facts.currentPrice)}. To raise your maximum, enter ${formatUsd(facts.minimumBid)} or more; the price moves only when someone bids against you.`
+                  : `Enter ${formatUsd(facts.minimumBid)} or more`
+              }
               min={facts.minimumBid}
               value={context.amount}
               disabled={!open}
               onChange={(value) => actor.send({ type: 'AMOUNT.CHANGE', value })}
             />
-            <DollarField
-              id={`${ids}-max`}
-              label="Maximum bid (optional)"
-              hint="We bid for you, one step at a time, only as far as needed to keep you ahead, never above this amount. Nobody else sees it."
-              min={facts.minimumBid}
-              value={context.maxAmount}
-              disabled={!open}
-              onChange={(value) => actor.send({ type: 'MAX.CHANGE', value })}
-            />
+            {/* A leader's amount is their new maximum already. */}
+            {!leading && (
+              <DollarField
+                id={`${ids}-max`}
+                label="Maximum bid (optional)"
+                hint="We bid for you, one step at a time, only as far as needed to keep you ahead, never above this amount. Nobody else sees it."
+                min={facts.minimumBid}
+                value={context.maxAmount}
+                disabled={!open}
+                onChange={(value) => actor.send({ type: 'MAX.CHANGE', value })}
+              />
+            )}
           </>
         )}
         <button type="submit" className="button button--primary button--block" disabled={!open || placing}>

@@ -1,59 +1,28 @@
 import { assign, emit, enqueueActions, fromCallback, fromPromise, raise, setup } from 'xstate';
-import { formatUsd } from '../../../lib/money';
-import { formatTimeLeft } from '../../../lib/time-left';
-import { BID_HISTORY_SIZE, type Auction, type Bid, type BidRequest, type PlacedBid, type Purchase } from '../api';
-import { NORMAL_CLOSURE, type FeedEvent, type FeedInput, type LiveAuctionData, type LiveMessage } from './live-messages';
+import type { Auction, BidRequest, PlacedBid, Purchase } from '../api';
+import { countdownDelay, hasEnded, isLeader, takesBids, withLiveMessage, withPlacedBid, withPurchase, withSnapshot, type AuctionFacts, type Snapshot } from './auction-facts';
+import { amountAfterChange, bidFormProblem, newIdempotencyKey, parseAmount, parseMaximum, suggestedAmount, type BidForm } from './bid-form';
+import { NORMAL_CLOSURE, type FeedEvent, type FeedInput } from './live-messages';
+import { BIDDING_CLOSED_MESSAGE, BUY_NOW_UNAVAILABLE_MESSAGE, failureMessage, placedBidMessage, purchaseMessage } from './panel-labels';
 
-/** Spec section 9: up to 5 reconnect attempts, 3000 ms apart. */
+/** Up to 5 reconnect attempts, 3000 ms apart; then the user may press Reconnect. */
 export const MAX_RECONNECT_ATTEMPTS = 5;
 export const RECONNECT_DELAY_MS = 3000;
-/** Spec section 9: the countdown refreshes every 60 s; in the final minute every second, so that the end shows on time. */
-export const COUNTDOWN_REFRESH_MS = 60_000;
-export const FINAL_MINUTE_REFRESH_MS = 1000;
-
-export const BID_SUCCESS_MESSAGE = 'Bid placed successfully! Updates will appear automatically.';
-
-/** The auction as the panel knows it: the last answer of the API, moved on by live messages. */
-export interface AuctionFacts {
-  readonly auctionId: string;
-  readonly status: string;
-  readonly startsAt: string;
-  readonly endsAt: string;
-  readonly currentPrice: number;
-  readonly currentLeaderId: string | null;
-  readonly minimumBid: number;
-  readonly bidCount: number;
-  readonly reserveMet: boolean | null;
-  readonly result: string | null;
-  readonly finalPrice: number | null;
-  readonly cancelReason: string | null;
-  /** Dollars; null when the lot has no buy-now price. */
-  readonly buyNowPrice: number | null;
-  /** Offered now: until the first bid (with a reserve: until it is met). */
-  readonly buyNowAvailable: boolean;
-}
 
 export interface Banner {
   readonly kind: 'error' | 'success' | 'info';
   readonly text: string;
 }
 
-export interface PanelContext {
+export interface PanelContext extends AuctionFacts, BidForm {
   /** The listing's slug or id: the auction is re-read through it. */
   readonly listingKey: string;
-  readonly auction: AuctionFacts;
-  /** Newest first, at most BID_HISTORY_SIZE. */
-  readonly bids: readonly Bid[];
   /** The signed-in user, to show "You" and to know whether a bid needs a sign-in first. */
   readonly userId: string | null;
   /** The clock the countdown was last refreshed at. */
   readonly now: number;
   /** Reconnect attempts since the last successful connection. */
   readonly attempts: number;
-  /** A retraction changed the price: the next re-read must not bring back the old one. */
-  readonly retracted: boolean;
-  readonly amount: string;
-  readonly maxAmount: string;
   readonly banner: Banner | null;
 }
 
@@ -81,128 +50,17 @@ export type PanelEvent =
 /** Told to the page: a signed-out visitor pressed Place Bid (or Buy now). */
 export type PanelEmitted = { type: 'signInRequired'; action: 'bid' | 'buyNow'; amount: number };
 
-export interface Snapshot {
-  readonly auction: Auction | null;
-  readonly bids: readonly Bid[];
-}
-
-export function factsOf(auction: Auction): AuctionFacts {
-  return {
-    auctionId: auction.auctionId,
-    status: auction.status,
-    startsAt: auction.startsAt,
-    endsAt: auction.endsAt,
-    currentPrice: auction.currentPrice,
-    currentLeaderId: auction.currentLeaderId,
-    minimumBid: auction.minimumBid,
-    bidCount: auction.bidCount,
-    reserveMet: auction.reserveMet,
-    result: auction.result,
-    finalPrice: auction.finalPrice,
-    cancelReason: null,
-    buyNowPrice: auction.buyNowPrice,
-    buyNowAvailable: auction.buyNowAvailable,
-  };
-}
-
-const TERMINAL = new Set(['ENDED', 'CANCELLED']);
-
-/** The status as of `now`: a scheduled auction whose start has come takes bids before any event says so. */
-export function effectiveStatus(auction: AuctionFacts, now: number): string {
-  if (auction.status === 'PENDING' && now >= Date.parse(auction.startsAt) && now < Date.parse(auction.endsAt)) return 'ACTIVE';
-  return auction.status;
-}
-
-/** Spec section 4: ACTIVE "Live Auction", PENDING "Starting Soon", anything else raw. */
-export function statusLabel(status: string): string {
-  if (status === 'ACTIVE') return 'Live Auction';
-  if (status === 'PENDING') return 'Starting Soon';
-  return status;
-}
-
-/** Bidding only while active and the time left is not "Ended" (spec section 4). */
+/** Bidding is open now, by the engine's rules (a scheduled auction whose start has come is live). */
 export function canBid(context: Pick<PanelContext, 'auction' | 'now'>): boolean {
-  return effectiveStatus(context.auction, context.now) === 'ACTIVE' && formatTimeLeft(context.auction.endsAt, context.now) !== 'Ended';
+  return takesBids(context.auction, context.now);
 }
+
+const closedBanner: Banner = { kind: 'error', text: BIDDING_CLOSED_MESSAGE };
 
 /**
- * How long until the countdown next refreshes: every 60 s, but arriving exactly at the final
- * minute (and at a pending start), then every second until the end.
- */
-export function countdownDelay(auction: AuctionFacts, now: number): number {
-  const left = Date.parse(auction.endsAt) - now;
-  let delay = left <= COUNTDOWN_REFRESH_MS ? Math.min(FINAL_MINUTE_REFRESH_MS, left) : Math.min(COUNTDOWN_REFRESH_MS, left - COUNTDOWN_REFRESH_MS);
-  const untilStart = Date.parse(auction.startsAt) - now;
-  if (untilStart > 0) delay = Math.min(delay, untilStart);
-  return Math.max(1, delay);
-}
-
-/** Newest first, one entry per bid id (the later copy wins), at most `BID_HISTORY_SIZE`. */
-export function mergeBids(preferred: readonly Bid[], others: readonly Bid[]): Bid[] {
-  const byId = new Map<string, Bid>();
-  for (const bid of [...others, ...preferred]) byId.set(bid.id, bid);
-  return [...byId.values()].sort((a, b) => Date.parse(b.placedAt) - Date.parse(a.placedAt)).slice(0, BID_HISTORY_SIZE);
-}
-
-/**
- * A re-read of the API after a reconnect or a retraction. The read models can lag the live feed,
- * so a live price higher than the one read is kept (prices only fall by retraction, which the
- * live message has applied already), and an end already announced live is never undone.
- */
-export function applySnapshot(context: PanelContext, snapshot: Snapshot): Pick<PanelContext, 'auction' | 'bids' | 'retracted'> {
-  const bids = mergeBids(snapshot.bids, context.bids);
-  if (!snapshot.auction) return { auction: context.auction, bids, retracted: false };
-  const read = factsOf(snapshot.auction);
-  const live = context.auction;
-  const keepLivePrice = context.retracted || live.currentPrice > read.currentPrice;
-  const keepLiveStatus = TERMINAL.has(live.status) && !TERMINAL.has(read.status);
-  const auction: AuctionFacts = {
-    ...read,
-    ...(keepLivePrice ? { currentPrice: live.currentPrice, currentLeaderId: live.currentLeaderId, minimumBid: live.minimumBid } : {}),
-    ...(keepLiveStatus ? { status: live.status, result: live.result, finalPrice: live.finalPrice, cancelReason: live.cancelReason } : {}),
-    endsAt: Date.parse(live.endsAt) > Date.parse(read.endsAt) ? live.endsAt : read.endsAt,
-    bidCount: Math.max(read.bidCount, live.bidCount),
-  };
-  return { auction, bids, retracted: false };
-}
-
-function withLiveData(auction: AuctionFacts, data: LiveAuctionData): AuctionFacts {
-  return {
-    ...auction,
-    currentPrice: data.currentPrice,
-    currentLeaderId: data.currentLeaderId,
-    minimumBid: data.minimumBid,
-    status: TERMINAL.has(auction.status) ? auction.status : data.status,
-    endsAt: data.endsAt ?? auction.endsAt,
-  };
-}
-
-/** The amount typed, as dollars; null when it is not a positive number. */
-export function parseAmount(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  const value = Number(trimmed);
-  return Number.isFinite(value) && value > 0 ? value : null;
-}
-
-/** A fresh Idempotency-Key per attempt; randomUUID needs a secure context, so fall back to random bytes. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-function failureReason(error: unknown): string {
-  return error instanceof Error && error.message ? `Failed to place bid: ${error.message}` : 'Failed to place bid';
-}
-
-/**
- * The auction panel (spec section 4, "Auction"): the live feed with its reconnect policy, a re-read
- * of the auction and its recent bids whenever the feed (re)subscribes, the countdown, and placing
- * bids. Four regions run side by side. The calls are actors the page provides and tests replace.
+ * The auction panel: the live feed with its reconnect policy, a re-read of the auction and its
+ * recent bids whenever the feed (re)subscribes, the countdown, and placing bids. Four regions run
+ * side by side. The calls are actors the page provides and tests replace.
  */
 export const auctionPanelMachine = setup({
   types: {
@@ -230,7 +88,11 @@ export const auctionPanelMachine = setup({
   guards: {
     normalClose: ({ event }) => event.type === 'FEED.CLOSED' && event.code === NORMAL_CLOSURE,
     mayRetry: ({ context }) => context.attempts < MAX_RECONNECT_ATTEMPTS,
-    clockStopped: ({ context }) => TERMINAL.has(context.auction.status) || Date.now() >= Date.parse(context.auction.endsAt),
+    clockStopped: ({ context }) => context.auction.status === 'CANCELLED' || hasEnded(context.auction, Date.now()),
+    biddingClosed: ({ context }) => !takesBids(context.auction, Date.now()),
+    formInvalid: ({ context }) => bidFormProblem(context, context.auction) !== null,
+    signedOut: ({ context }) => context.userId === null,
+    buyNowUnavailable: ({ context }) => !context.auction.buyNowAvailable || !takesBids(context.auction, Date.now()),
   },
   actions: {
     tick: assign({ now: () => Date.now() }),
@@ -240,27 +102,36 @@ export const auctionPanelMachine = setup({
   type: 'parallel',
   context: ({ input }) => ({
     listingKey: input.listingKey,
-    auction: factsOf(input.auction),
+    auction: input.auction,
     bids: [],
+    cancelReason: null,
     userId: input.userId,
     now: Date.now(),
     attempts: 0,
-    retracted: false,
-    amount: String(input.auction.minimumBid),
+    amount: suggestedAmount(input.auction, input.userId),
     maxAmount: '',
     banner: null,
   }),
   on: {
     'FEED.MESSAGE': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        enqueue.assign(onLiveMessage(context, event.message));
-        if (event.message.type === 'bid_retracted') enqueue.raise({ type: 'SYNC' });
-        if (event.message.type === 'auction_extended' || event.message.type === 'bid_placed' || event.message.type === 'auction_opened') {
+        const { message } = event;
+        const facts = withLiveMessage(context, message);
+        enqueue.assign({ ...facts, amount: amountAfterChange(context.amount, facts.auction, context.userId) });
+        // A retraction changes the history in ways only a re-read shows.
+        if (message.type === 'bid_retracted') enqueue.raise({ type: 'SYNC' });
+        if (message.type === 'auction_extended' || message.type === 'bid_placed' || message.type === 'auction_opened') {
           enqueue.raise({ type: 'CLOCK.RESET' });
         }
       }),
     },
-    'USER.CHANGE': { actions: assign({ userId: ({ event }) => event.userId }) },
+    'USER.CHANGE': {
+      actions: assign(({ context, event }) => ({
+        userId: event.userId,
+        // An untouched suggestion follows the user: the leader, signed in, is offered no bid against themselves.
+        amount: context.amount === suggestedAmount(context.auction, context.userId) ? suggestedAmount(context.auction, event.userId) : context.amount,
+      })),
+    },
     'BANNER.SHOW': { actions: assign({ banner: ({ event }) => event.banner }) },
     'BANNER.DISMISS': { actions: assign({ banner: null }) },
     'AMOUNT.CHANGE': { actions: assign({ amount: ({ event }) => event.value }) },
@@ -308,7 +179,16 @@ export const auctionPanelMachine = setup({
           invoke: {
             src: 'loadSnapshot',
             input: ({ context }) => ({ listingKey: context.listingKey, auctionId: context.auction.auctionId }),
-            onDone: { target: 'idle', actions: [assign(({ context, event }) => applySnapshot(context, event.output)), raise({ type: 'CLOCK.RESET' })] },
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign(({ context, event }) => {
+                  const facts = withSnapshot(context, event.output);
+                  return { ...facts, amount: amountAfterChange(context.amount, facts.auction, context.userId) };
+                }),
+                raise({ type: 'CLOCK.RESET' }),
+              ],
+            },
             // The panel keeps what it has; the next reconnect or message tries again.
             onError: { target: 'idle' },
           },
@@ -337,39 +217,20 @@ export const auctionPanelMachine = setup({
         idle: {
           on: {
             'BID.SUBMIT': [
-              {
-                guard: ({ context }) => !canBid({ auction: context.auction, now: Date.now() }),
-                actions: ['tick', assign({ banner: { kind: 'error', text: 'Bidding is closed for this auction' } })],
-              },
-              {
-                guard: ({ context }) => parseAmount(context.amount) === null,
-                actions: assign({ banner: { kind: 'error', text: 'Please enter a valid bid amount' } }),
-              },
-              {
-                // Spec section 5: checked here, without calling the server.
-                guard: ({ context }) => parseAmount(context.amount)! <= context.auction.currentPrice,
-                actions: assign(({ context }) => ({
-                  banner: { kind: 'error', text: `Bid must be higher than current price of ${formatUsd(context.auction.currentPrice)}` } as const,
-                })),
-              },
-              {
-                guard: ({ context }) => context.maxAmount.trim() !== '' && (parseAmount(context.maxAmount) ?? 0) < parseAmount(context.amount)!,
-                actions: assign({ banner: { kind: 'error', text: 'Maximum bid must be at least the bid amount' } }),
-              },
+              { guard: 'biddingClosed', actions: ['tick', assign({ banner: closedBanner })] },
+              // Checked here, without calling the server.
+              { guard: 'formInvalid', actions: assign({ banner: ({ context }) => ({ kind: 'error', text: bidFormProblem(context, context.auction)! }) }) },
               {
                 // The typed amount stays; the page opens the sign-in modal.
-                guard: ({ context }) => context.userId === null,
+                guard: 'signedOut',
                 actions: [assign({ banner: null }), emit(({ context }) => ({ type: 'signInRequired' as const, action: 'bid' as const, amount: parseAmount(context.amount)! }))],
               },
               { target: 'placing', actions: assign({ banner: null }) },
             ],
             'BUY_NOW.REQUEST': [
+              { guard: 'buyNowUnavailable', actions: ['tick', assign({ banner: { kind: 'error', text: BUY_NOW_UNAVAILABLE_MESSAGE } })] },
               {
-                guard: ({ context }) => !canBid({ auction: context.auction, now: Date.now() }) || !context.auction.buyNowAvailable,
-                actions: ['tick', assign({ banner: { kind: 'error', text: 'Buy now is not available for this auction' } })],
-              },
-              {
-                guard: ({ context }) => context.userId === null,
+                guard: 'signedOut',
                 actions: [assign({ banner: null }), emit(({ context }) => ({ type: 'signInRequired' as const, action: 'buyNow' as const, amount: context.auction.buyNowPrice! }))],
               },
               // Buying commits money at once: one more press, on a button that names the price.
@@ -383,7 +244,7 @@ export const auctionPanelMachine = setup({
             'BUY_NOW.CANCEL': 'idle',
           },
           // The offer went away while the buyer hesitated (a bid, the end): back to bidding.
-          always: { guard: ({ context }) => !context.auction.buyNowAvailable || !canBid({ auction: context.auction, now: Date.now() }), target: 'idle' },
+          always: { guard: 'buyNowUnavailable', target: 'idle' },
         },
         buyingNow: {
           invoke: {
@@ -391,14 +252,12 @@ export const auctionPanelMachine = setup({
             input: ({ context }) => ({ auctionId: context.auction.auctionId, idempotencyKey: newIdempotencyKey() }),
             onDone: {
               target: 'idle',
-              actions: [assign(({ context, event }) => onBoughtNow(context, event.output)), raise({ type: 'CLOCK.RESET' })],
+              actions: [
+                assign(({ context, event }) => ({ ...withPurchase(context, event.output), banner: { kind: 'success', text: purchaseMessage(event.output) } as const })),
+                raise({ type: 'CLOCK.RESET' }),
+              ],
             },
-            onError: {
-              target: 'idle',
-              actions: assign({
-                banner: ({ event }) => ({ kind: 'error', text: event.error instanceof Error && event.error.message ? `Failed to buy now: ${event.error.message}` : 'Failed to buy now' }),
-              }),
-            },
+            onError: { target: 'idle', actions: assign({ banner: ({ event }) => ({ kind: 'error', text: failureMessage('Failed to buy now', event.error) }) }) },
           },
         },
         placing: {
@@ -407,107 +266,25 @@ export const auctionPanelMachine = setup({
             input: ({ context }) => ({
               auctionId: context.auction.auctionId,
               amount: parseAmount(context.amount)!,
-              maxAmount: context.maxAmount.trim() === '' ? null : parseAmount(context.maxAmount),
+              maxAmount: parseMaximum(context),
               idempotencyKey: newIdempotencyKey(),
             }),
             onDone: {
               target: 'idle',
-              actions: [assign(({ context, event }) => onBidPlaced(context, event.output)), raise({ type: 'CLOCK.RESET' })],
+              actions: [
+                assign(({ context, event }) => {
+                  const facts = withPlacedBid(context, event.output);
+                  // The input never suggests a bid against oneself: leading, it stays empty.
+                  const amount = isLeader(facts.auction, context.userId) ? '' : String(event.output.amount + 1);
+                  return { ...facts, amount, maxAmount: '', banner: { kind: 'success', text: placedBidMessage(event.output) } as const };
+                }),
+                raise({ type: 'CLOCK.RESET' }),
+              ],
             },
-            onError: { target: 'idle', actions: assign({ banner: ({ event }) => ({ kind: 'error', text: failureReason(event.error) }) }) },
+            onError: { target: 'idle', actions: assign({ banner: ({ event }) => ({ kind: 'error', text: failureMessage('Failed to place bid', event.error) }) }) },
           },
         },
       },
     },
   },
 });
-
-/** A buy-now purchase closes the auction at once, sold to this user. */
-export function onBoughtNow(context: PanelContext, purchase: Purchase): Partial<PanelContext> {
-  return {
-    auction: {
-      ...context.auction,
-      status: 'ENDED',
-      result: 'SOLD',
-      finalPrice: purchase.amount,
-      currentPrice: purchase.amount,
-      currentLeaderId: purchase.buyerId,
-      buyNowAvailable: false,
-      endsAt: purchase.purchasedAt,
-    },
-    banner: { kind: 'success', text: `You bought this item for ${formatUsd(purchase.amount)}.` },
-  };
-}
-
-/** What a live message changes (spec section 4): price, leader, minimum, end, and the history. */
-export function onLiveMessage(context: PanelContext, message: LiveMessage): Partial<PanelContext> {
-  const { auction } = context;
-  switch (message.type) {
-    case 'bid_placed': {
-      const next = withLiveData(auction, message.auctionData);
-      const bid: Bid = { id: message.bidData.bidId, ...message.bidData };
-      const isNew = !context.bids.some((known) => known.id === bid.id);
-      const typed = parseAmount(context.amount);
-      return {
-        // A bid withdraws buy-now (with a reserve the server may still offer it: the next re-read says so).
-        auction: { ...next, bidCount: auction.bidCount + (isNew ? 1 : 0), buyNowAvailable: false },
-        bids: [bid, ...context.bids.filter((known) => known.id !== bid.id)].slice(0, BID_HISTORY_SIZE),
-        // An amount the new price has overtaken is replaced by the new minimum; a higher one is kept.
-        amount: typed === null || typed <= next.currentPrice ? String(next.minimumBid) : context.amount,
-      };
-    }
-    case 'auction_opened':
-      return { auction: { ...auction, status: TERMINAL.has(auction.status) ? auction.status : 'ACTIVE' } };
-    case 'auction_extended':
-      return { auction: { ...auction, endsAt: message.endsAt } };
-    case 'auction_closed':
-      return { auction: { ...auction, status: 'ENDED', result: message.result, finalPrice: message.finalPrice, endsAt: earlier(auction.endsAt, message.closedAt) } };
-    case 'auction_cancelled':
-      return { auction: { ...auction, status: 'CANCELLED', cancelReason: message.reason } };
-    case 'bid_retracted':
-      return {
-        auction: withLiveData(auction, message.auctionData),
-        bids: context.bids.map((bid) => (bid.id === message.bidId ? { ...bid, status: 'RETRACTED' } : bid)),
-        retracted: true,
-      };
-    case 'subscribed':
-    case 'unsubscribed':
-    case 'error':
-      return {};
-    default: {
-      const never: never = message;
-      return never;
-    }
-  }
-}
-
-function earlier(a: string, b: string): string {
-  return Date.parse(a) <= Date.parse(b) ? a : b;
-}
-
-/** Spec section 4: after a successful bid the input is set to the bid plus 1. */
-function onBidPlaced(context: PanelContext, placed: PlacedBid): Partial<PanelContext> {
-  const live = context.auction;
-  // The live feed may already have moved past this answer.
-  const auction =
-    placed.auction.currentPrice >= live.currentPrice
-      ? withLiveData(live, placed.auction)
-      : { ...live, endsAt: Date.parse(placed.auction.endsAt) > Date.parse(live.endsAt) ? placed.auction.endsAt : live.endsAt };
-  // A raised maximum is private (kind MAXIMUM): it is not a bid in the public history.
-  const own: Bid = { id: placed.id, bidderId: placed.bidderId, amount: placed.amount, placedAt: placed.placedAt, status: placed.status, kind: placed.kind };
-  const bids = placed.kind === 'BID' ? mergeBids([own], context.bids) : context.bids;
-  const isNew = placed.kind === 'BID' && !context.bids.some((bid) => bid.id === placed.id);
-  return {
-    auction: { ...auction, bidCount: auction.bidCount + (isNew ? 1 : 0) },
-    bids,
-    amount: String(placed.amount + 1),
-    maxAmount: '',
-    banner: { kind: 'success', text: BID_SUCCESS_MESSAGE },
-  };
-}
-
-/** "Bidder •••3f2a", or "You" for the signed-in user's own bids. */
-export function bidderLabel(bidderId: string, userId: string | null): string {
-  if (userId !== null && bidderId === userId) return 'You';
-  return `Bidder •••${bidderId.replace(/-/g, '').slice(-4)}`;
-}

@@ -1,5 +1,5 @@
 import { fromCallback } from 'xstate';
-import { NORMAL_CLOSURE, type FeedEvent, type FeedInput, type LiveMessage } from './live-messages';
+import { NORMAL_CLOSURE, parseLiveMessage, type FeedEvent, type FeedInput } from './live-messages';
 
 export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/bidding`;
@@ -14,12 +14,8 @@ export const liveFeed = fromCallback<{ type: 'NONE' }, FeedInput>(({ sendBack, i
   let stopped = false;
   socket.onopen = () => socket.send(JSON.stringify({ action: 'subscribe', auctionId: input.auctionId }));
   socket.onmessage = (event) => {
-    let message: LiveMessage;
-    try {
-      message = JSON.parse(String(event.data)) as LiveMessage;
-    } catch {
-      return;
-    }
+    const message = parseLiveMessage(String(event.data));
+    if (message === null) return;
     if (message.type === 'subscribed') {
       if (message.auctionId === input.auctionId) sendBack({ type: 'FEED.SUBSCRIBED' } satisfies FeedEvent);
       return;

@@ -1,39 +1,35 @@
 /** The live feed's messages and events, apart from the socket so that machine tests need no DOM. */
 
-/** What /ws/bidding sends about one auction (api/live/messages.ts); dollars as numbers. */
-export interface LiveAuctionData {
-  readonly currentPrice: number;
-  readonly currentLeaderId: string | null;
-  readonly status: string;
-  readonly minimumBid: number;
-  readonly endsAt?: string;
-}
+export type { LiveAuctionData, ServerMessage as LiveMessage } from '../../../../../api/contracts/live';
+import { serverMessageSchema, type ServerMessage } from '../../../../../api/contracts/live';
 
-export type LiveMessage =
-  | { type: 'subscribed'; auctionId: string }
-  | { type: 'unsubscribed'; auctionId: string }
-  | { type: 'error'; message: string }
-  | {
-      type: 'bid_placed';
-      auctionId: string;
-      auctionData: LiveAuctionData & { endsAt: string };
-      bidData: { bidId: string; bidderId: string; amount: number; placedAt: string; status: string; kind: string };
-    }
-  | { type: 'auction_opened'; auctionId: string }
-  | { type: 'auction_extended'; auctionId: string; endsAt: string; previousEndsAt: string }
-  | { type: 'auction_closed'; auctionId: string; result: string; winnerId: string | null; finalPrice: number | null; closedAt: string }
-  | { type: 'auction_cancelled'; auctionId: string; reason: string }
-  | { type: 'bid_retracted'; auctionId: string; bidId: string; auctionData: LiveAuctionData };
+/**
+ * A message from the socket, checked against the API's contract: anything that does not parse (a
+ * malformed frame, a message type this build does not know) is dropped, so it can never put the
+ * panel in a wrong state. Development builds say what was dropped.
+ */
+export function parseLiveMessage(data: string): ServerMessage | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    json = undefined;
+  }
+  const parsed = serverMessageSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  if (import.meta.env?.DEV) console.warn('Dropped a live message that does not match the contract', data, parsed.error.issues);
+  return null;
+}
 
 /** What the feed tells the panel machine. */
 export type FeedEvent =
   | { type: 'FEED.SUBSCRIBED' }
-  | { type: 'FEED.MESSAGE'; message: LiveMessage }
+  | { type: 'FEED.MESSAGE'; message: ServerMessage }
   | { type: 'FEED.CLOSED'; code: number };
 
 export interface FeedInput {
   readonly auctionId: string;
 }
 
-/** The normal close (spec section 9): the only one after which the panel does not reconnect. */
+/** The normal close: the only one after which the panel does not reconnect. */
 export const NORMAL_CLOSURE = 1000;
