@@ -7,6 +7,7 @@ import {
   type AuctionCommand,
   type AuctionEvent,
   type AuctionRules,
+  type AutoBid,
   type CommandMetadata,
   type Decider,
   type EventMetadata,
@@ -14,6 +15,7 @@ import {
   type ListingDetails,
   type ListingEvent,
   type NfcTagEvent,
+  type Standing,
 } from '../../engine/domain';
 
 // ---- time -------------------------------------------------------------------------------------
@@ -47,6 +49,12 @@ export function metadata(actor: Actor, now: Instant, commandId = 'cmd-1', correl
 /** The metadata an event caused by `metadata(actor, now, commandId)` must carry. */
 export function eventMetadata(actor: Actor, now: Instant, commandId = 'cmd-1', correlationId = CORRELATION_ID): EventMetadata {
   return { actorId: actor.userId, actorRoles: actor.roles, occurredAt: now, correlationId, commandId };
+}
+
+/** The metadata every event that `command` causes must carry. */
+function causedBy(command: { readonly metadata: CommandMetadata }): EventMetadata {
+  const { actor, now, commandId, correlationId } = command.metadata;
+  return eventMetadata(actor, now, commandId, correlationId);
 }
 
 // ---- histories --------------------------------------------------------------------------------
@@ -102,19 +110,12 @@ export function scheduleAuction(options: ScheduleOptions = {}): Extract<AuctionC
 
 export function auctionScheduled(options: ScheduleOptions = {}): Extract<AuctionEvent, { type: 'AuctionScheduled' }> {
   const command = scheduleAuction(options);
-  return {
-    type: 'AuctionScheduled',
-    data: command.data,
-    metadata: eventMetadata(command.metadata.actor, command.metadata.now, command.metadata.commandId),
-  };
+  return { type: 'AuctionScheduled', data: command.data, metadata: causedBy(command) };
 }
 
-export function auctionOpened(at: Instant = STARTS_AT): Extract<AuctionEvent, { type: 'AuctionOpened' }> {
-  return {
-    type: 'AuctionOpened',
-    data: { auctionId: AUCTION_ID, openedAt: at },
-    metadata: eventMetadata(scheduler, at, 'cmd-open'),
-  };
+/** The auction opening at `at`: by the scheduler's OpenAuction, unless `cause` (a bid, a late schedule) opened it. */
+export function auctionOpened(at: Instant = STARTS_AT, cause: AuctionCommand = openAuction(at)): Extract<AuctionEvent, { type: 'AuctionOpened' }> {
+  return { type: 'AuctionOpened', data: { auctionId: AUCTION_ID, openedAt: at }, metadata: causedBy(cause) };
 }
 
 /** A scheduled auction that has opened: the usual starting point of a bidding test. */
@@ -180,6 +181,74 @@ export function retractBid(
     data: { auctionId: AUCTION_ID, bidId, reason },
     metadata: metadata(options.actor ?? admin, options.at ?? DURING, `cmd-retract-${bidId}`),
   };
+}
+
+// ---- auction events: what a decision records, so that a test states only the outcome ---------
+
+type PlaceBidCommand = Extract<AuctionCommand, { type: 'PlaceBid' }>;
+
+/** What an accepted bid led to: the proxies' answers (none unless given) and the standing after them. */
+interface BidOutcome {
+  readonly autoBids?: AutoBid[];
+  readonly standing: Standing;
+}
+
+/** A bid `bidderId`'s proxy placed at `amount`, drawing on the maximum of their submission `forBidId`. */
+export function autoBid(bidderId: string, amount: number, forBidId: string): AutoBid {
+  return { bidderId, amount, forBidId };
+}
+
+/** The BidPlaced that accepting `bid` records. */
+export function bidPlaced(bid: PlaceBidCommand, { autoBids = [], standing }: BidOutcome): Extract<AuctionEvent, { type: 'BidPlaced' }> {
+  const { auctionId, bidId, amount, maximum } = bid.data;
+  const data = { auctionId, bidId, bidderId: bid.metadata.actor.userId, amount, maximum, placedAt: bid.metadata.now, autoBids, standing };
+  return { type: 'BidPlaced', data, metadata: causedBy(bid) };
+}
+
+/** The MaximumBidRaised that the leader's `bid` records; a plain re-bid raises the maximum to its amount. */
+export function maximumBidRaised(bid: PlaceBidCommand, outcome: BidOutcome): Extract<AuctionEvent, { type: 'MaximumBidRaised' }> {
+  const placed = bidPlaced(bid, outcome);
+  return { ...placed, type: 'MaximumBidRaised', data: { ...placed.data, maximum: bid.data.maximum ?? bid.data.amount } };
+}
+
+/** The soft-close extension that `bid` triggered. */
+export function auctionExtended(
+  bid: PlaceBidCommand,
+  ends: { previousEndsAt: Instant; endsAt: Instant },
+): Extract<AuctionEvent, { type: 'AuctionExtended' }> {
+  return { type: 'AuctionExtended', data: { auctionId: AUCTION_ID, ...ends, triggeredByBidId: bid.data.bidId }, metadata: causedBy(bid) };
+}
+
+type Closing = Pick<Extract<AuctionEvent, { type: 'AuctionClosed' }>['data'], 'result' | 'winnerId' | 'winningBidId' | 'finalPrice'>;
+
+/** The AuctionClosed that `cause` records: a CloseAuction closes by TIME, a BuyNow by BUY_NOW. */
+export function auctionClosed(
+  cause: Extract<AuctionCommand, { type: 'CloseAuction' | 'BuyNow' }>,
+  closing: Closing,
+): Extract<AuctionEvent, { type: 'AuctionClosed' }> {
+  const closedBy = cause.type === 'BuyNow' ? 'BUY_NOW' : 'TIME';
+  return { type: 'AuctionClosed', data: { auctionId: AUCTION_ID, closedAt: cause.metadata.now, closedBy, ...closing }, metadata: causedBy(cause) };
+}
+
+/** The AuctionCancelled that `cancellation` records, with the reason as the auction keeps it. */
+export function auctionCancelled(
+  cancellation: Extract<AuctionCommand, { type: 'CancelAuction' }>,
+  reason: string,
+): Extract<AuctionEvent, { type: 'AuctionCancelled' }> {
+  return {
+    type: 'AuctionCancelled',
+    data: { auctionId: AUCTION_ID, reason, cancelledAt: cancellation.metadata.now },
+    metadata: causedBy(cancellation),
+  };
+}
+
+/** The BidRetracted that `retraction` records, with the standing recomputed without the bid. */
+export function bidRetracted(
+  retraction: Extract<AuctionCommand, { type: 'RetractBid' }>,
+  outcome: { bidderId: string; standing: Standing },
+): Extract<AuctionEvent, { type: 'BidRetracted' }> {
+  const { auctionId, bidId, reason } = retraction.data;
+  return { type: 'BidRetracted', data: { auctionId, bidId, reason, ...outcome }, metadata: causedBy(retraction) };
 }
 
 // ---- listing ----------------------------------------------------------------------------------
