@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createKysely } from '../engine/eventstore/postgres/kysely-dialect';
-import type { SqlClient } from '../engine/eventstore/postgres/sql-client';
+import { createKysely } from '../engine/postgres/kysely-dialect';
+import type { SqlClient } from '../engine/postgres/sql-client';
 import { migrateReadModels, type ReadModels } from '../projections';
 import { migrateApplicationTables } from './migrations';
 import type { AccountTables } from './accounts/schema';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommandHandler } from '../engine/application/command-handler';
 import type { EventStore } from '../engine/eventstore/port';
-import type { SqlClient } from '../engine/eventstore/postgres/sql-client';
+import type { SqlClient } from '../engine/postgres/sql-client';
 import type { ProjectionRunner } from '../projections';
 import type { Database } from './database';
 import type { LifecycleWorker } from './lifecycle/worker';

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KurrentDbEventStore } from '../engine/eventstore/kurrentdb';
+import { KurrentDbEventStore } from '../engine/eventstore/kurrentdb/store';
 import type { EventStore } from '../engine/eventstore/port';
 import { PostgresEventStore } from '../engine/eventstore/postgres/postgres-event-store';
-import { NodePostgresClient, PGliteClient, type SqlClient } from '../engine/eventstore/postgres/sql-client';
+import { NodePostgresClient, PGliteClient, type SqlClient } from '../engine/postgres/sql-client';
 import type { Config } from './config';
 
 export interface Infrastructure {

@@ -1,4 +1,5 @@
 import { CommandHandler } from '../engine/application/command-handler';
+import type { Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, type LogPosition } from '../engine/eventstore/port';
 import { ProjectionRunner, type ReadModels } from '../projections';
 import type { Kysely } from 'kysely';
@@ -17,7 +18,7 @@ export interface ServiceOptions {
   readonly logLevel?: string;
   readonly trustProxy?: boolean | string[];
   readonly clock?: () => Date;
-  readonly log?: { error(details: object, message: string): void };
+  readonly log?: Logger;
   readonly dataDir: string;
   /** Where media bytes live: local files under dataDir unless told otherwise. */
   readonly media?: MediaStorageSettings;

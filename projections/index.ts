@@ -1,4 +1,4 @@
-export { dropReadModels, migrateReadModels } from './migrations';
+export { migrateReadModels } from './migrations';
 export { rebuildReadModels } from './rebuild';
-export { ProjectionRunner, READ_MODEL_PROJECTIONS } from './runner';
+export { ProjectionRunner } from './runner';
 export type { ReadModels } from './schema';

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { consoleLogger, type Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, positionToString, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../engine/eventstore/port';
 import { auctionsProjection } from './auctions/auctions-projection';
 import { bidsProjection } from './bids/bids-projection';
@@ -10,10 +11,6 @@ import type { ReadModels } from './schema';
 /** In the order they run within a batch. */
 export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection];
 
-export interface RunnerLogger {
-  error(details: object, message: string): void;
-}
-
 /**
  * Keeps the read models in step with the log: one catch-up subscription, each batch applied in one
  * transaction together with every projection's checkpoint. The checkpoints are read under a row
@@ -24,17 +21,17 @@ export class ProjectionRunner {
   readonly #store: EventStore;
   readonly #db: Kysely<ReadModels>;
   readonly #projections: readonly Projection[];
-  readonly #log: RunnerLogger;
+  readonly #log: Logger;
   #subscription: Subscription | undefined;
   #stopped = false;
   #position: LogPosition = START;
   readonly #waiters = new Set<{ position: LogPosition; resolve: () => void }>();
 
-  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: RunnerLogger } = {}) {
+  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: Logger } = {}) {
     this.#store = store;
     this.#db = db;
     this.#projections = options.projections ?? READ_MODEL_PROJECTIONS;
-    this.#log = options.log ?? { error: (details, message) => console.error(message, details) };
+    this.#log = options.log ?? consoleLogger;
   }
 
   async start(): Promise<void> {

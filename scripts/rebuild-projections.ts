@@ -1,7 +1,7 @@
 /** `npm run projections:rebuild`: drop the read models and replay the event log into them. */
 import { loadConfig } from '../api/config';
 import { openInfrastructure } from '../api/infrastructure';
-import { createKysely } from '../engine/eventstore/postgres/kysely-dialect';
+import { createKysely } from '../engine/postgres/kysely-dialect';
 import { rebuildReadModels, type ReadModels } from '../projections';
 
 const config = loadConfig();

@@ -8,7 +8,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createUser, EmailTakenError, logSecurityEvent } from '../api/accounts/users';
-import { MAX_PASSWORD_LENGTH, passwordProblem, type Role } from '../api/contracts/accounts';
+import { type Role } from '../api/contracts/accounts';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from '../api/contracts/account-rules';
 import { ConfigError, loadConfig, type Config } from '../api/config';
 import { openDatabase } from '../api/database';
 import { openInfrastructure, type Infrastructure } from '../api/infrastructure';

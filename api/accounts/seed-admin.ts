@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
-import { MAX_PASSWORD_LENGTH, passwordProblem } from '../contracts/accounts';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from '../contracts/account-rules';
 import { createUser, EmailTakenError, findUserByEmail, logSecurityEvent } from './users';
 
 export type EnsureAdminOutcome =

@@ -3,11 +3,11 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database';
 import type { Role, User } from './schema';
 
-/** Seconds an access token lives; the client refreshes 300 s before it ends (spec section 4). */
+/** Seconds an access token lives; the client refreshes 300 s before it ends. */
 export const ACCESS_TOKEN_SECONDS = 3600;
 const REFRESH_TOKEN_DAYS = 30;
 
-/** What the auth endpoints answer (spec section 3, Session). */
+/** What the auth endpoints answer: the two tokens and the access token's lifetime in seconds. */
 export interface SessionTokens {
   accessToken: string;
   refreshToken: string;

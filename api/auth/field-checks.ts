@@ -1,4 +1,4 @@
-import { isEmailAddress, MAX_NAME_LENGTH } from '../contracts/accounts';
+import { isEmailAddress, MAX_NAME_LENGTH } from '../contracts/account-rules';
 import { HttpError } from '../http/errors';
 
 /** Field checks whose failures carry the spec's words rather than the schema validator's. */

@@ -7,7 +7,8 @@ import { endAllSessions, endSession, InvalidRefreshTokenError, rotateSession, st
 import { createUser, EmailTakenError, findUserByEmail, normalizeEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
-import { loginRequestSchema, passwordProblem, refreshRequestSchema, registerRequestSchema, sessionTokensSchema } from '../contracts/accounts';
+import { loginRequestSchema, refreshRequestSchema, registerRequestSchema, sessionTokensSchema } from '../contracts/accounts';
+import { passwordProblem } from '../contracts/account-rules';
 import { errorResponses } from '../contracts/common';
 import { invalid, requiredEmail, requiredName, requiredText } from './field-checks';
 
@@ -25,7 +26,7 @@ async function passwordMatches(user: User | undefined, password: string): Promis
 }
 
 /**
- * Registration, sign-in, refresh and sign-out (spec section 7), and the admin area's sign-in and
+ * Registration, sign-in, refresh and sign-out (/api/auth/...), and the admin area's sign-in and
  * sign-out beside them, so that both sign-ins share one throttle. Answers carry the spec's session
  * shape {accessToken, refreshToken, expiresIn}; refresh tokens rotate on every use.
  */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
-import { bidIdPattern, type AuctionCommand } from '../../engine/domain';
+import { bidIdPattern, commandMetadata, type AuctionCommand } from '../../engine/domain';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { toCents } from '../http/money';
@@ -61,7 +61,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
           amount: toCents(amount, 'Amount'),
           maximum: maxAmount == null ? null : toCents(maxAmount, 'Maximum amount'),
         },
-        metadata: { actor: request.actor!, now: deps.clock().toISOString(), correlationId: request.id, commandId: idempotency.commandIdOf(request) },
+        metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: idempotency.commandIdOf(request) }),
       };
       const handled = await handleAuctionCommand(deps.commands, command);
       return reply.code(201).send(presentPlacedBid(handled));
@@ -95,7 +95,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
       const command: AuctionCommand = {
         type: 'BuyNow',
         data: { auctionId: request.body.auctionId, bidId: randomUUID() },
-        metadata: { actor: request.actor!, now: deps.clock().toISOString(), correlationId: request.id, commandId: buyNowIdempotency.commandIdOf(request) },
+        metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: buyNowIdempotency.commandIdOf(request) }),
       };
       return reply.code(201).send(presentPurchase(await handleAuctionCommand(deps.commands, command)));
     },

@@ -1,44 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Accounts on the wire: sign-up and sign-in, sessions, profiles, and the password rules, which the
- * server enforces and both web forms (register, password change) show as the user types.
+ * Accounts on the wire: sign-up and sign-in, sessions and profiles. The rules the forms check as
+ * the user types (password, email format, lengths) are in account-rules.ts.
  */
 
 export const roleSchema = z.enum(['BUYER', 'ADMIN']);
 export type Role = z.infer<typeof roleSchema>;
 
-// Bounds keep absurd inputs away from the database and from argon2; they are far above real use.
-export const MAX_NAME_LENGTH = 100;
-export const MAX_EMAIL_LENGTH = 254;
-export const MAX_PASSWORD_LENGTH = 256;
-
-/** The password rules, in the order and words users read them. */
-export const PASSWORD_RULES: ReadonlyArray<{ readonly label: string; readonly test: (password: string) => boolean }> = [
-  { label: 'at least 8 characters', test: (p) => p.length >= 8 },
-  { label: 'one lowercase letter', test: (p) => /[a-z]/.test(p) },
-  { label: 'one uppercase letter', test: (p) => /[A-Z]/.test(p) },
-  { label: 'one number', test: (p) => /[0-9]/.test(p) },
-  { label: 'one special character (@$!%*?&)', test: (p) => /[@$!%*?&]/.test(p) },
-];
-
-/** The rules this password does not meet yet (the live list under a password field). */
-export function unmetPasswordRules(password: string): string[] {
-  return PASSWORD_RULES.filter((rule) => !rule.test(password)).map((rule) => rule.label);
-}
-
-/** null when the password meets every rule, else "Password must contain: ..." listing the unmet ones. */
-export function passwordProblem(password: string): string | null {
-  const unmet = unmetPasswordRules(password);
-  return unmet.length === 0 ? null : `Password must contain: ${unmet.join(', ')}`;
-}
-
-const emailFormat = z.email();
-
-/** The address format the server accepts, so a form can say so before sending. */
-export function isEmailAddress(text: string): boolean {
-  return emailFormat.safeParse(text).success;
-}
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from './account-rules';
 
 export const sessionTokensSchema = z.object({
   accessToken: z.string(),

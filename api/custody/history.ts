@@ -1,4 +1,4 @@
-import { asEngineEvent } from '../../engine/application/command-handler';
+import { asEngineEvent } from '../../engine/application/messages';
 import {
   auctionStreamId,
   evolveListing,

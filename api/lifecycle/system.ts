@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ConcurrencyConflictError, type CommandHandler } from '../../engine/application/command-handler';
-import { DomainError, type Actor, type CommandMetadata } from '../../engine/domain';
+import type { Logger } from '../../engine/application/logger';
+import { commandMetadata, DomainError, type Actor, type CommandMetadata } from '../../engine/domain';
 import type { Database } from '../database';
 
 /** Who opens, closes and settles auctions when their time comes. */
@@ -12,17 +13,13 @@ export interface LifecycleDependencies {
   readonly clock: () => Date;
 }
 
-export interface LifecycleLogger {
-  error(details: object, message: string): void;
-}
-
 /**
  * Metadata of a lifecycle command. The command id is derived from what the command is about, never
  * random: two workers (two API processes) issuing the same close issue one command, which the
  * command handler and the event store recognise as such.
  */
 export function systemMetadata(now: Date, auctionId: string, commandId: string): CommandMetadata {
-  return { actor: LIFECYCLE_ACTOR, now: now.toISOString(), correlationId: `lifecycle:${auctionId}`, commandId };
+  return commandMetadata(LIFECYCLE_ACTOR, now, { correlationId: `lifecycle:${auctionId}`, commandId });
 }
 
 /** How a lifecycle command ended: `done` (nothing left to do), `wrote` new events, or `retry` next round. */
@@ -37,7 +34,7 @@ export async function runSystemCommand(
   key: string,
   work: () => Promise<{ repeated: boolean; events: readonly unknown[] }>,
   codes: { done: readonly string[]; retry: readonly string[] },
-  log: LifecycleLogger,
+  log: Logger,
   reported: Set<string>,
 ): Promise<Outcome> {
   try {

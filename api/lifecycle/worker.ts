@@ -1,7 +1,8 @@
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
+import { consoleLogger, type Logger } from '../../engine/application/logger';
+import { recordAuctionOutcome, type FinishedAuction } from '../../engine/application/listing-follows-auction';
 import type { AuctionCommand } from '../../engine/domain';
-import { recordListingOutcomes } from './listing-outcomes';
-import { runSystemCommand, systemMetadata, type LifecycleDependencies, type LifecycleLogger, type Outcome } from './system';
+import { runSystemCommand, systemMetadata, type LifecycleDependencies, type Outcome } from './system';
 
 export interface LifecycleOptions {
   /** The longest the worker sleeps between two looks at the read models. */
@@ -32,7 +33,7 @@ const FOLLOW_UP_MS = 50;
  */
 export class LifecycleWorker {
   readonly #deps: LifecycleDependencies;
-  readonly #log: LifecycleLogger;
+  readonly #log: Logger;
   readonly #pollMs: number;
   readonly #batchSize: number;
   /** Failures already logged, by command, so a stuck command is not logged every round. */
@@ -45,7 +46,7 @@ export class LifecycleWorker {
   #running = false;
   #wake: (() => void) | undefined;
 
-  constructor(deps: LifecycleDependencies, options: LifecycleOptions = {}, log: LifecycleLogger = { error: (details, message) => console.error(message, details) }) {
+  constructor(deps: LifecycleDependencies, options: LifecycleOptions = {}, log: Logger = consoleLogger) {
     this.#deps = deps;
     this.#log = log;
     this.#pollMs = options.pollMs ?? 1000;
@@ -134,7 +135,7 @@ export class LifecycleWorker {
       Promise.all(toOpen.map(({ id }) => this.#open(id, now))),
       Promise.all(toClose.map(({ id, ends_at }) => this.#close(id, new Date(ends_at), now))),
     ]);
-    const settled = await recordListingOutcomes(this.#deps, now, { limit, log: this.#log, reported: this.#reported });
+    const settled = await this.#settleListings(now, limit);
     const all = [...opened, ...closed, ...settled.outcomes];
     const wrote = all.includes('wrote');
     return {
@@ -175,6 +176,38 @@ export class LifecycleWorker {
       this.#log,
       this.#reported,
     );
+  }
+
+  /**
+   * Each live listing follows its finished auction. Driven by the read models rather than by a
+   * subscription of its own, so that a restart (or a second process) simply finds what is left to do.
+   */
+  async #settleListings(now: Date, limit: number): Promise<{ outcomes: Outcome[]; more: boolean }> {
+    const finished = await this.#deps.db
+      .selectFrom('auctions as a')
+      .innerJoin('listings as l', 'l.auction_id', 'a.id')
+      .select(['a.id as auctionId', 'l.id as listingId', 'a.status', 'a.result', 'a.winner_id as winnerId', 'a.final_price as finalPrice'])
+      .where('a.status', 'in', ['ENDED', 'CANCELLED'])
+      .where('l.status', '=', 'LIVE')
+      .orderBy('a.id')
+      .limit(limit)
+      .$narrowType<{ status: FinishedAuction['status'] }>()
+      .execute();
+    const outcomes = await Promise.all(
+      finished.map((row) => {
+        const auction: FinishedAuction = { ...row, finalPrice: row.finalPrice === null ? null : Number(row.finalPrice) };
+        const metadata = systemMetadata(now, row.auctionId, `lifecycle:outcome:${row.listingId}:${row.auctionId}`);
+        return runSystemCommand(
+          `outcome ${row.listingId}`,
+          () => recordAuctionOutcome(this.#deps.commands, auction, metadata),
+          // The listing moved on already (recorded by another worker, or withdrawn): nothing to do.
+          { done: ['LISTING_NOT_LIVE', 'LISTING_NOT_FOUND'], retry: [] },
+          this.#log,
+          this.#reported,
+        );
+      }),
+    );
+    return { outcomes, more: finished.length === limit };
   }
 
   /**

@@ -38,8 +38,6 @@ export const listingSearchQuery = z.object({
     ),
 });
 
-export { pageSchema } from '../contracts/common';
-
 export function toPage<Item>(content: Item[], total: number, page: number, size: number) {
   const totalPages = Math.ceil(total / size);
   return { content, totalElements: total, totalPages, number: page, size, first: page === 0, last: page >= totalPages - 1 };

@@ -1,5 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
-import { asEngineEvent } from '../../engine/application/command-handler';
+import { consoleLogger, type Logger } from '../../engine/application/logger';
+import { asEngineEvent } from '../../engine/application/messages';
 import { assertNever, autoBidId, minimumNextBid, type AuctionEvent, type AuctionEventOf, type AuctionSummary } from '../../engine/domain';
 import { comparePositions, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../../engine/eventstore/port';
 import { AuctionViews } from './auction-views';
@@ -19,10 +20,6 @@ export interface LiveHubOptions {
   readonly cachedAuctions?: number;
   /** What time it is: an auction's status and whether it takes bids depend on it. */
   readonly clock?: () => Date;
-}
-
-export interface LiveHubLogger {
-  error(details: object, message: string): void;
 }
 
 export interface LiveHubStats {
@@ -67,7 +64,7 @@ const AUCTION_EVENT_TYPES: ReadonlySet<string> = new Set<AuctionEvent['type']>([
  */
 export class LiveHub {
   readonly #store: EventStore;
-  readonly #log: LiveHubLogger;
+  readonly #log: Logger;
   readonly #maxConnections: number;
   readonly #maxSubscriptions: number;
   readonly #maxBufferedBytes: number;
@@ -85,7 +82,7 @@ export class LiveHub {
   #stopped = false;
   #closedAsTooSlow = 0;
 
-  constructor(store: EventStore, options: LiveHubOptions = {}, log: LiveHubLogger = { error: (details, message) => console.error(message, details) }) {
+  constructor(store: EventStore, options: LiveHubOptions = {}, log: Logger = consoleLogger) {
     this.#store = store;
     this.#log = log;
     this.#maxConnections = options.maxConnections ?? 10_000;

@@ -4,7 +4,7 @@ import type { AppDependencies } from '../dependencies';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../contracts/live';
 
 /**
- * GET /ws/bidding: live auction updates (spec section 7, "Live updates"). Anyone may watch, as
+ * GET /ws/bidding: live auction updates (subscribe and unsubscribe by auctionId). Anyone may watch, as
  * visitors view auctions without signing in; the socket only ever receives public facts. The
  * websocket plugin is registered here so that its hooks stay inside this plugin.
  */

@@ -18,10 +18,6 @@ export function localMediaDirectory(dataDir: string): string {
   return join(dataDir, 'media');
 }
 
-export function isLocalMediaKey(key: string): boolean {
-  return LOCAL_KEY.test(key);
-}
-
 /** The query a local signed upload URL carries. */
 export interface LocalUploadSignature {
   /** Unix seconds. */

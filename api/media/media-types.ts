@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { HttpError } from '../http/errors';
 
-/** The media a listing may carry (spec section 5), with the extension their stored files get. */
+/** The media a listing may carry (JPEG, PNG and WebP images; MP4, MOV and AVI videos), with the extension their stored files get. */
 export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',

@@ -1,12 +1,10 @@
 import type { ColumnType } from 'kysely';
+import type { MediaStatus } from '../contracts/admin/media';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** bigint: a string from node-postgres, a number from PGlite; read with Number(). */
 type ByteCount = ColumnType<string | number | null, number | null | undefined, number | null>;
 type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
-
-/** PENDING: announced (an upload URL was handed out) but not confirmed; FAILED: refused at confirm. */
-export type MediaStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
 
 export interface MediaTable {
   id: string;

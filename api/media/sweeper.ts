@@ -1,3 +1,4 @@
+import type { Logger } from '../../engine/application/logger';
 import { sweepAbandonedUploads } from './uploads';
 import type { AppDependencies } from '../dependencies';
 
@@ -13,7 +14,7 @@ export class MediaSweeper {
 
   constructor(
     private readonly deps: Pick<AppDependencies, 'db' | 'mediaStorage' | 'clock'>,
-    private readonly log?: { error(details: object, message: string): void },
+    private readonly log?: Logger,
   ) {}
 
   start(): void {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Selectable, UpdateObject } from 'kysely';
-import { z } from 'zod';
+import type { ConfirmUploadRequest, MediaStatusAnswer, PresignedUploadAnswer, PresignUploadRequest } from '../contracts/admin/media';
 import type { Database } from '../database';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
@@ -19,38 +19,11 @@ type UploadDependencies = Pick<AppDependencies, 'db' | 'clock' | 'mediaStorage'>
 /** Long enough for a large video on a slow connection; short enough that a leaked URL soon dies. */
 export const UPLOAD_URL_LIFETIME_MS = 15 * 60 * 1000;
 
-export const mediaStatusAnswerSchema = z.object({
-  mediaId: z.string(),
-  status: z.enum(['PENDING', 'COMPLETED', 'FAILED']),
-  contentType: z.string(),
-  fileSizeBytes: z.number().nullable().describe('The stored size once completed; the announced size (or null) before'),
-  url: z.string().optional().describe('Where the public fetches the file: only once COMPLETED'),
-  error: z.object({ code: z.string(), message: z.string() }).optional().describe('Why the upload was refused: only when FAILED'),
-  expiresAt: z.string().optional().describe('When the upload URL stops working: only while PENDING'),
-});
-export type MediaStatusAnswer = z.infer<typeof mediaStatusAnswerSchema>;
-
-export const presignedUploadAnswerSchema = z.object({
-  mediaId: z.string(),
-  uploadUrl: z.string().describe('PUT the file\'s bytes here, with the headers below; the answer carries the ETag to confirm with'),
-  method: z.literal('PUT'),
-  headers: z.record(z.string(), z.string()),
-  expiresAt: z.string(),
-  maxSizeBytes: z.number().describe('The most bytes the file may have (images 25 MB, videos 500 MB, or exactly the announced size)'),
-});
-export type PresignedUploadAnswer = z.infer<typeof presignedUploadAnswerSchema>;
-
-export interface UploadRequest {
-  readonly filename: string;
-  readonly contentType: string;
-  readonly fileSizeBytes?: number | undefined;
-}
-
 /**
  * Step 1 of an upload: a PENDING media row under a server-chosen key, and a URL the client PUTs
  * the bytes to. `apiOrigin` turns the local storage's URLs (paths of this API) into absolute ones.
  */
-export async function startUpload(deps: UploadDependencies, request: UploadRequest, apiOrigin: string): Promise<PresignedUploadAnswer> {
+export async function startUpload(deps: UploadDependencies, request: PresignUploadRequest, apiOrigin: string): Promise<PresignedUploadAnswer> {
   const contentType = requireUploadType(request.filename, request.contentType);
   const maxBytes = maxBytesFor(contentType);
   if (request.fileSizeBytes !== undefined && request.fileSizeBytes > maxBytes) throw fileTooLargeError(maxBytes);
@@ -84,12 +57,6 @@ export async function startUpload(deps: UploadDependencies, request: UploadReque
   };
 }
 
-export interface UploadConfirmation {
-  readonly mediaId: string;
-  readonly etag: string;
-  readonly fileSizeBytes: number;
-}
-
 /** A refusal of an uploaded file: the answer the confirm call gives, now and on every later confirm. */
 interface Refusal {
   readonly code: string;
@@ -112,7 +79,7 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
  * reports, fit the limit of its type, and its bytes must be the declared type. A refused file is
  * deleted and its row FAILED for good; confirming again gives the same answer either way.
  */
-export async function confirmUpload(deps: UploadDependencies, confirmation: UploadConfirmation): Promise<MediaStatusAnswer> {
+export async function confirmUpload(deps: UploadDependencies, confirmation: ConfirmUploadRequest): Promise<MediaStatusAnswer> {
   const row = await findMedia(deps, confirmation.mediaId);
   if (row.status === 'COMPLETED') {
     const sameFile = Number(row.size_bytes) === confirmation.fileSizeBytes && sameEtag(row.etag ?? '', confirmation.etag);
@@ -222,7 +189,7 @@ async function settle(deps: UploadDependencies, mediaId: string, outcome: Update
 async function refusalOf(
   row: { content_type: string },
   stored: { sizeBytes: number; etag: string; head: Uint8Array },
-  confirmation: UploadConfirmation,
+  confirmation: ConfirmUploadRequest,
 ): Promise<Refusal | undefined> {
   const maxBytes = maxBytesFor(row.content_type);
   if (stored.sizeBytes > maxBytes) return { code: 'FILE_TOO_LARGE', message: fileTooLargeError(maxBytes).message };

@@ -1,5 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { currentSchema } from '../../engine/eventstore/postgres/kysely-dialect';
+import { currentSchema } from '../../engine/postgres/kysely-dialect';
 import * as accounts20261122 from './2026-11-22T0000-accounts';
 import * as media20261122 from './2026-11-22T0100-media';
 import * as mediaUploads20261122 from './2026-11-22T1000-media-uploads';

@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bindChosenTag, tagChoiceSchema } from '../admin/nfc/binding';
-import { tagBindingAnswerSchema } from '../admin/nfc/presenters';
+import { commandMetadata } from '../../engine/domain';
+import { bindingLinkSchema, tagBindingAnswerSchema, tagChoiceSchema } from '../contracts/admin/nfc';
+import { errorResponses } from '../contracts/common';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
+import { bindChosenTag } from '../nfc-binding/binding';
 import { consumeBindingLink, linkCorrelationId, linkCreator, loadListing, requireUsableLink } from './links';
 
 const tokenParams = z.object({ token: z.string().min(1).max(200).describe('The token of the link the QR code carries') });
-
-const bindingLinkAnswerSchema = z.object({
-  listingId: z.string(),
-  title: z.string(),
-  slug: z.string(),
-  status: z.string().describe("The listing's status: SAVED while a tag can be bound"),
-  expiresAt: z.string(),
-});
 
 const LINK_ERRORS = '404 "Binding link not found"; 410 "This binding link has already been used" or "This binding link has expired".';
 
@@ -32,7 +26,7 @@ export const mobileBindingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies 
         summary: 'What a phone binding link is for: the listing to bind a tag to',
         description: LINK_ERRORS,
         params: tokenParams,
-        response: { 200: bindingLinkAnswerSchema },
+        response: { 200: bindingLinkSchema, ...errorResponses(400, 404, 410) },
       },
     },
     async (request) => {
@@ -54,14 +48,14 @@ export const mobileBindingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies 
           'a refused bind leaves the link usable.',
         params: tokenParams,
         body: tagChoiceSchema,
-        response: { 200: tagBindingAnswerSchema },
+        response: { 200: tagBindingAnswerSchema, ...errorResponses(400, 403, 404, 409, 410) },
       },
     },
     async (request) => {
       const now = deps.clock();
       const link = await requireUsableLink(deps.db, request.params.token, now);
       const actor = await linkCreator(deps.db, link);
-      const metadata = { actor, now: now.toISOString(), correlationId: linkCorrelationId(link), commandId: randomUUID() };
+      const metadata = commandMetadata(actor, now, { correlationId: linkCorrelationId(link), commandId: randomUUID() });
       const bound = await bindChosenTag(deps, link.listing_id, request.body, metadata);
       await consumeBindingLink(deps.db, link, bound.uid, now);
       return bound;

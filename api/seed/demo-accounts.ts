@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { verifyPassword } from '../accounts/passwords';
-import { passwordProblem } from '../contracts/accounts';
+import { passwordProblem } from '../contracts/account-rules';
 import type { Role } from '../accounts/schema';
 import { createUser, findUserByEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';

@@ -6,12 +6,12 @@ import { handleListingPublication } from '../../engine/application/listing-publi
 import { handleTagBinding } from '../../engine/application/tag-binding';
 import { handleTagProvisioning } from '../../engine/application/tag-provisioning';
 import {
+  commandMetadata,
   EBAY_INCREMENTS,
   FLAT_ONE_DOLLAR,
   fromMillis,
   type Actor,
   type AuctionRules,
-  type CommandMetadata,
   type Instant,
 } from '../../engine/domain';
 import type { User } from '../accounts/users';
@@ -57,10 +57,9 @@ export async function seedDemoMarketplace(deps: AppDependencies, options: { now?
 
 /** One item from photos to live auction, in the order an admin does it. */
 async function listItem(deps: AppDependencies, item: DemoItem, admin: User, bidders: readonly User[], now: Date): Promise<void> {
-  const at = now.toISOString();
   const correlationId = randomUUID();
   const seller: Actor = { userId: admin.id, roles: admin.roles };
-  const by = (actor: Actor): CommandMetadata => ({ actor, now: at, correlationId, commandId: randomUUID() });
+  const by = (actor: Actor) => commandMetadata(actor, now, { correlationId, commandId: randomUUID() });
 
   const mediaIds: string[] = [];
   for (const image of item.images) {

@@ -5,7 +5,8 @@ import { LoginThrottle } from '../accounts/login-throttle';
 import { verifyPassword } from '../accounts/passwords';
 import { changeEmail, changePassword, EmailTakenError, findUserById, normalizeEmail, updateProfile, type User } from '../accounts/users';
 import { invalid, requiredEmail, requiredName, requiredText } from '../auth/field-checks';
-import { emailChangeRequestSchema, messageAnswerSchema, passwordChangeRequestSchema, passwordProblem, profileChangeRequestSchema, userProfileSchema } from '../contracts/accounts';
+import { emailChangeRequestSchema, messageAnswerSchema, passwordChangeRequestSchema, profileChangeRequestSchema, userProfileSchema } from '../contracts/accounts';
+import { passwordProblem } from '../contracts/account-rules';
 import { errorResponses } from '../contracts/common';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
@@ -22,7 +23,7 @@ const noQueryString = z.strictObject({});
 const errors = errorResponses(400, 401, 403, 404);
 
 /**
- * A user's own profile, email and password (spec section 7, "User"). Each route is open to that
+ * A user's own profile, email and password (/api/v1/users/{userId}/...). Each route is open to that
  * user and to admins; anyone else gets 403 "Access denied" whether or not the id exists, so the
  * answers do not tell a buyer which ids are accounts.
  */

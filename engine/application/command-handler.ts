@@ -1,23 +1,12 @@
 import { v5 as uuidv5 } from 'uuid';
 import { fold, type Decider } from '../domain/shared/decider';
-import type { CommandMetadata, EventMetadata } from '../domain/shared/messages';
-import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from '../eventstore/port';
+import { WrongExpectedRevisionError, type AppendRequest, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent } from '../eventstore/port';
 import { KeyedQueue } from './keyed-queue';
+import { asEngineEvent, type EngineCommand, type EngineEvent } from './messages';
 import { rememberCommands, StreamCache, type CachedStream } from './stream-cache';
 
 /** Namespace for event ids derived from command ids (a random, fixed UUID). */
 const EVENT_ID_NAMESPACE = '3f0c6f5e-8a53-4c57-9a43-5f7f4e1c2b9d';
-
-export interface EngineEvent {
-  readonly type: string;
-  readonly data: unknown;
-  readonly metadata: EventMetadata;
-}
-
-export interface EngineCommand {
-  readonly type: string;
-  readonly metadata: CommandMetadata;
-}
 
 /** Too many writers raced for one stream; the caller may try again later. */
 export class ConcurrencyConflictError extends Error {
@@ -49,7 +38,7 @@ export async function loadStream<Event, State>(store: EventStore, decider: Fold<
  * Event ids derive from the command id: a retried command produces the same ids, so the store
  * treats its second append as the no-op it is.
  */
-export function toNewEvents(command: EngineCommand, events: readonly EngineEvent[], offset = 0): NewEvent[] {
+function toNewEvents(command: EngineCommand, events: readonly EngineEvent[], offset = 0): NewEvent[] {
   return events.map((event, index) => ({
     id: uuidv5(`${command.metadata.commandId}/${offset + index}`, EVENT_ID_NAMESPACE),
     type: event.type,
@@ -58,8 +47,28 @@ export function toNewEvents(command: EngineCommand, events: readonly EngineEvent
   }));
 }
 
-export function asEngineEvent(recorded: RecordedEvent): EngineEvent {
-  return { type: recorded.type, data: recorded.data, metadata: recorded.metadata as EventMetadata };
+/** What one command decided for one stream, against the revision it read. */
+export interface StreamDecision {
+  readonly stream: Pick<LoadedStream<unknown>, 'streamId' | 'expectedRevision'>;
+  readonly events: readonly EngineEvent[];
+}
+
+/**
+ * Appends a command's decision over several streams atomically, each at the revision it was decided
+ * against. Event ids number the command's events across the streams in the order given, so keep
+ * that order: a retried command must write the same ids. Streams left without events (or null, not
+ * involved this time) are not written.
+ */
+export async function appendDecision(store: EventStore, command: EngineCommand, decisions: readonly (StreamDecision | null)[]): Promise<AppendResult[]> {
+  const requests: AppendRequest[] = [];
+  let offset = 0;
+  for (const decision of decisions) {
+    if (decision === null) continue;
+    const { stream, events } = decision;
+    if (events.length > 0) requests.push({ streamId: stream.streamId, events: toNewEvents(command, events, offset), expectedRevision: stream.expectedRevision });
+    offset += events.length;
+  }
+  return requests.length === 0 ? [] : store.appendToStreams(requests);
 }
 
 export interface HandledCommand<Event, State> {

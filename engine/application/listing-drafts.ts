@@ -4,8 +4,7 @@ import { evolveNfcTag, initialNfcTagState, nfcTagStreamId } from '../domain/nfc-
 import { fold } from '../domain/shared/decider';
 import { decideSlugClaim, listingSlugStreamId, MAX_SLUG_LENGTH } from '../domain/listing/slug-claim';
 import { rejected } from '../domain/shared/errors';
-import type { AppendRequest } from '../eventstore/port';
-import { loadStream, toNewEvents, type CommandHandler } from './command-handler';
+import { appendDecision, loadStream, type CommandHandler, type StreamDecision } from './command-handler';
 
 type DraftListing = Extract<ListingCommand, { type: 'DraftListing' }>;
 
@@ -42,7 +41,7 @@ export async function handleListingDraft(handler: CommandHandler, command: Draft
       if (claimedBy !== null && claimedBy !== listingId) return null;
       const claim = decideSlugClaim(slug, listingId, claimedBy, command.metadata);
       const events = decideListing({ ...command, data: { ...command.data, slug } }, listing.state);
-      const requests: AppendRequest[] = [];
+      let tagBinding: StreamDecision | null = null;
       if (tagStream !== null) {
         const tag = await loadStream(store, tagFold, tagStream);
         const binding = decideTagBinding(
@@ -51,11 +50,10 @@ export async function handleListingDraft(handler: CommandHandler, command: Draft
           tag.state,
         );
         events.push(...binding.listingEvents);
-        requests.push({ streamId: tagStream, events: toNewEvents(command, binding.tagEvents, events.length + claim.length), expectedRevision: tag.expectedRevision });
+        tagBinding = { stream: tag, events: binding.tagEvents };
       }
-      requests.push({ streamId: listingStream, events: toNewEvents(command, events), expectedRevision: listing.expectedRevision });
-      if (claim.length > 0) requests.push({ streamId: slugStream, events: toNewEvents(command, claim, events.length), expectedRevision: 'no_stream' });
-      await store.appendToStreams(requests);
+      const slugClaim = { stream: { streamId: slugStream, expectedRevision: 'no_stream' as const }, events: claim };
+      await appendDecision(store, command, [{ stream: listing, events }, slugClaim, tagBinding]);
       return { events, slug };
     });
     if (drafted) return drafted;

@@ -2,8 +2,7 @@ import { auctionDecider, auctionStreamId } from '../domain/auction/auction';
 import type { AuctionEvent } from '../domain/auction/messages';
 import { evolveListing, initialListingState, listingStreamId, type ListingEvent } from '../domain/listing/listing';
 import { decideListingPublication, type ListingPublicationCommand } from '../domain/publication';
-import type { AppendRequest } from '../eventstore/port';
-import { loadStream, toNewEvents, type CommandHandler } from './command-handler';
+import { appendDecision, loadStream, type CommandHandler } from './command-handler';
 
 const listingFold = { initialState: initialListingState, evolve: evolveListing };
 
@@ -29,16 +28,7 @@ export async function handleListingPublication(handler: CommandHandler, command:
     const auctionId = namedAuction ?? (listing.state.status === 'LIVE' ? listing.state.auctionId : null);
     const auction = auctionId === null ? null : await loadStream(store, auctionDecider, auctionStreamId(auctionId));
     const decision = decideListingPublication(command, listing.state, auction?.state ?? auctionDecider.initialState);
-
-    const requests: AppendRequest[] = [];
-    if (decision.listingEvents.length > 0) {
-      requests.push({ streamId: listing.streamId, events: toNewEvents(command, decision.listingEvents), expectedRevision: listing.expectedRevision });
-    }
-    if (decision.auctionEvents.length > 0 && auction) {
-      const offset = decision.listingEvents.length;
-      requests.push({ streamId: auction.streamId, events: toNewEvents(command, decision.auctionEvents, offset), expectedRevision: auction.expectedRevision });
-    }
-    if (requests.length > 0) await store.appendToStreams(requests);
+    await appendDecision(store, command, [{ stream: listing, events: decision.listingEvents }, auction && { stream: auction, events: decision.auctionEvents }]);
     return { ...decision, auctionId };
   });
 }

@@ -1,4 +1,4 @@
-import type { EngineEvent } from './command-handler';
+import type { EngineEvent } from './messages';
 
 /** What this process knows of a stream: its state folded up to a revision, and its recent commands. */
 export interface CachedStream<State> {

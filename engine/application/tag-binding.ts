@@ -2,8 +2,7 @@ import { decideTagBinding, type TagBindingCommand } from '../domain/binding';
 import { evolveListing, initialListingState, listingStreamId, type ListingEvent } from '../domain/listing/listing';
 import { normalizeNfcUid } from '../domain/nfc-tag/identifiers';
 import { evolveNfcTag, initialNfcTagState, nfcTagStreamId, type NfcTagEvent } from '../domain/nfc-tag/nfc-tag';
-import type { AppendRequest } from '../eventstore/port';
-import { loadStream, toNewEvents, type CommandHandler } from './command-handler';
+import { appendDecision, loadStream, type CommandHandler } from './command-handler';
 
 const listingFold = { initialState: initialListingState, evolve: evolveListing };
 const tagFold = { initialState: initialNfcTagState, evolve: evolveNfcTag };
@@ -29,16 +28,7 @@ export async function handleTagBinding(handler: CommandHandler, command: TagBind
     const uid = namedUid ?? (listing.state.status !== 'NONE' ? listing.state.nfcUid : null);
     const tag = uid === null ? null : await loadStream(store, tagFold, nfcTagStreamId(uid));
     const decision = decideTagBinding(command, listing.state, tag?.state ?? initialNfcTagState);
-
-    const requests: AppendRequest[] = [];
-    if (decision.listingEvents.length > 0) {
-      requests.push({ streamId: listing.streamId, events: toNewEvents(command, decision.listingEvents), expectedRevision: listing.expectedRevision });
-    }
-    if (decision.tagEvents.length > 0 && tag) {
-      const offset = decision.listingEvents.length;
-      requests.push({ streamId: tag.streamId, events: toNewEvents(command, decision.tagEvents, offset), expectedRevision: tag.expectedRevision });
-    }
-    if (requests.length > 0) await store.appendToStreams(requests);
+    await appendDecision(store, command, [{ stream: listing, events: decision.listingEvents }, tag && { stream: tag, events: decision.tagEvents }]);
     return decision;
   });
 }

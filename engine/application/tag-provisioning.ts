@@ -1,8 +1,8 @@
 import { decideClaimCodeReservation, nfcClaimCodeStreamId } from '../domain/nfc-tag/claim-code';
 import { normalizeClaimCode, requireNfcUid } from '../domain/nfc-tag/identifiers';
 import { decideNfcTag, evolveNfcTag, initialNfcTagState, nfcTagStreamId, type NfcTagCommand, type NfcTagEvent } from '../domain/nfc-tag/nfc-tag';
-import type { AppendRequest, LogPosition } from '../eventstore/port';
-import { loadStream, toNewEvents, type CommandHandler } from './command-handler';
+import type { LogPosition } from '../eventstore/port';
+import { appendDecision, loadStream, type CommandHandler, type StreamDecision } from './command-handler';
 
 export type ProvisionNfcTag = Extract<NfcTagCommand, { type: 'ProvisionNfcTag' }>;
 
@@ -30,16 +30,14 @@ export async function handleTagProvisioning(handler: CommandHandler, command: Pr
   return handler.exclusive(claimStream === null ? [tagStream] : [tagStream, claimStream], async () => {
     const tag = await loadStream(store, tagFold, tagStream);
     const events = decideNfcTag(command, tag.state);
-    const requests: AppendRequest[] = [{ streamId: tagStream, events: toNewEvents(command, events), expectedRevision: tag.expectedRevision }];
+    let reservation: StreamDecision | null = null;
     if (claimCode !== null && claimStream !== null) {
       const holder = await store.readStream(claimStream, { maxCount: 1 });
       const reservedBy = holder.length > 0 ? String((holder[0]!.data as { uid: string }).uid) : null;
-      const reservation = decideClaimCodeReservation(claimCode, uid, reservedBy, command.metadata);
-      if (reservation.length > 0) {
-        requests.push({ streamId: claimStream, events: toNewEvents(command, reservation, events.length), expectedRevision: 'no_stream' });
-      }
+      reservation = { stream: { streamId: claimStream, expectedRevision: 'no_stream' }, events: decideClaimCodeReservation(claimCode, uid, reservedBy, command.metadata) };
     }
-    const appended = await store.appendToStreams(requests);
+    // The decider provisions or refuses: the tag's events are never empty, so the first result is the tag's.
+    const appended = await appendDecision(store, command, [{ stream: tag, events }, reservation]);
     return { events, position: appended[0]!.position };
   });
 }

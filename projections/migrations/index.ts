@@ -1,5 +1,5 @@
 import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { currentSchema } from '../../engine/eventstore/postgres/kysely-dialect';
+import { currentSchema } from '../../engine/postgres/kysely-dialect';
 import * as readModels20261121 from './2026-11-21T2330-read-models';
 import * as auctionVersions20261124 from './2026-11-24T1000-auction-versions';
 

@@ -14,6 +14,7 @@ import { handleAuctionCommand } from '../../engine/application/auction-commands'
 import { CommandHandler } from '../../engine/application/command-handler';
 import {
   auctionDecider,
+  commandMetadata,
   DomainError,
   EBAY_INCREMENTS,
   fold,
@@ -26,8 +27,8 @@ import {
 import { InMemoryEventStore } from '../../engine/eventstore/memory';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { createKysely } from '../../engine/eventstore/postgres/kysely-dialect';
-import { NodePostgresClient, PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { createKysely } from '../../engine/postgres/kysely-dialect';
+import { NodePostgresClient, PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { migrateReadModels, ProjectionRunner, type ReadModels } from '../../projections';
 import type { Kysely } from 'kysely';
 
@@ -44,7 +45,7 @@ const ENDS_AT = '2099-01-01T00:00:00.000Z';
 const admin = { userId: 'admin', roles: ['ADMIN' as const] };
 
 function meta(userId: string, roles: CommandMetadata['actor']['roles'], now: string): CommandMetadata {
-  return { actor: { userId, roles }, now, correlationId: randomUUID(), commandId: randomUUID() };
+  return commandMetadata({ userId, roles }, now, { correlationId: randomUUID(), commandId: randomUUID() });
 }
 
 function schedule(auctionId: string): AuctionCommand {

@@ -26,10 +26,10 @@ import type { PlacedBid } from '../../api/contracts/bids';
 import type { ServerMessage } from '../../api/contracts/live';
 import { openServices } from '../../api/services';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
-import { FLAT_ONE_DOLLAR } from '../../engine/domain';
+import { commandMetadata, FLAT_ONE_DOLLAR } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { NodePostgresClient, PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { NodePostgresClient, PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 200);
 const SEQUENTIAL_BIDS = Number(process.env.BENCH_BIDS ?? 200);
@@ -153,7 +153,7 @@ async function run(name: string, storage: Storage) {
         endsAt: new Date(now.getTime() + 24 * 3_600_000).toISOString(),
         rules: { currency: 'USD', startingPrice: 100, incrementTable: FLAT_ONE_DOLLAR, softClose: null, reservePrice: null, buyNowPrice: null },
       },
-      metadata: { actor: { userId: 'bench-admin', roles: ['ADMIN'] }, now: now.toISOString(), correlationId: randomUUID(), commandId: randomUUID() },
+      metadata: commandMetadata({ userId: 'bench-admin', roles: ['ADMIN'] }, now, { correlationId: randomUUID(), commandId: randomUUID() }),
     });
 
     // What a bidder knows from the feed: the minimum next bid and who leads.

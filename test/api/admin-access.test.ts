@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 
-/** Every admin call of spec section 7 (main host and admin host), as served here. */
+/** Every admin call the product defines (under /api/admin on the main host and the admin host), as served here. */
 const SPEC_ADMIN_ROUTES = [
   'POST /api/admin/auth/logout',
   'GET /api/admin/listings',

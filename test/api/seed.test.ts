@@ -1,7 +1,7 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../api/accounts/passwords';
-import { passwordProblem } from '../../api/contracts/accounts';
+import { passwordProblem } from '../../api/contracts/account-rules';
 import { findUserByEmail } from '../../api/accounts/users';
 import { DEMO_CATALOGUE } from '../../api/seed/catalogue';
 import { seedDemoMarketplace, type SeedResult } from '../../api/seed/seed';

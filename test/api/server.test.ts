@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app';
 import { ConfigError, loadConfig } from '../../api/config';
-import type { SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import type { SqlClient } from '../../engine/postgres/sql-client';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 
 describe.each(API_BACKENDS)('the API on %s', (backend) => {

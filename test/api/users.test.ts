@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../../api/accounts/seed-admin';
 import { verifyPassword } from '../../api/accounts/passwords';
 import { findUserByEmail } from '../../api/accounts/users';
-import { PGliteClient } from '../../engine/eventstore/postgres/sql-client';
+import { PGliteClient } from '../../engine/postgres/sql-client';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 
 const NEW_PASSWORD = 'N3w!Passw0rd';

@@ -23,7 +23,7 @@ import {
 import { InMemoryEventStore } from '../../engine/eventstore/memory';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { PGliteClient } from '../../engine/eventstore/postgres/sql-client';
+import { PGliteClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
 import { listingDetails } from '../engine/fixtures';
 

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb';
+import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
 import { eventStoreContract } from './contract';
 
 // No KurrentDB server runs on the development machines: the suite runs only where one is reachable.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, RecordedEvent } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
 import { eventStoreContract, waitUntil } from './contract';
 

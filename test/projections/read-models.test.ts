@@ -17,9 +17,9 @@ import {
   type CommandMetadata,
 } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
-import { createKysely } from '../../engine/eventstore/postgres/kysely-dialect';
+import { createKysely } from '../../engine/postgres/kysely-dialect';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { migrateReadModels, ProjectionRunner, rebuildReadModels, type ReadModels } from '../../projections';
 import { listingDetails } from '../engine/fixtures';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';

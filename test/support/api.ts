@@ -11,7 +11,7 @@ import type { AppDependencies } from '../../api/dependencies';
 import { openServices, type ServiceOptions } from '../../api/services';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { PGliteClient, type SqlClient } from '../../engine/eventstore/postgres/sql-client';
+import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from './postgres';
 
 export type ApiBackend = 'PGlite' | 'PostgreSQL';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { NodePostgresClient } from '../../engine/eventstore/postgres/sql-client';
+import { NodePostgresClient } from '../../engine/postgres/sql-client';
 
 /** The real PostgreSQL the Postgres-backed suites run against, when one is given. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ListingStatus } from '../../../engine/domain';
 import { PUBLIC_BID_KINDS } from '../../bids/queries';
+import { topLotStatusSchema, type TopLotStatus } from '../../contracts/admin/analytics';
 import type { Database } from '../../database';
 
 /**
@@ -20,7 +21,7 @@ export const PENDING_LISTING_STATUSES = ['DRAFT', 'SAVED', 'NFC_BOUND'] as const
 export const TAG_REQUIRED_LISTING_STATUSES = ['SAVED', 'NFC_BOUND', 'LIVE', 'SOLD'] as const satisfies readonly ListingStatus[];
 
 /** Top lots are the lots with a real price: live auctions at their current price, sold ones at the final price. */
-export const TOP_LOT_LISTING_STATUSES = ['LIVE', 'SOLD'] as const satisfies readonly ListingStatus[];
+const TOP_LOT_LISTING_STATUSES = topLotStatusSchema.options;
 
 /**
  * A bid, for the figures, is what the public bid history shows: bids placed by bidders (BID), by
@@ -47,7 +48,7 @@ export interface TopLotRow {
   readonly listingId: string;
   readonly slug: string;
   readonly title: string;
-  readonly status: string;
+  readonly status: TopLotStatus;
   readonly auctionId: string;
   readonly priceCents: number;
   readonly bidCount: number;
@@ -179,6 +180,7 @@ async function topLots(db: Kysely<Database>, limit: number): Promise<TopLotRow[]
       eb.fn.coalesce('counted.bids', sql<number>`0`).as('bid_count'),
     ])
     .where('listings.status', 'in', TOP_LOT_LISTING_STATUSES)
+    .$narrowType<{ status: TopLotStatus }>()
     .orderBy('price', 'desc')
     .orderBy('bid_count', 'desc')
     .orderBy('auctions.ends_at', 'asc')

@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { analyticsAnswerSchema, analyticsQuerySchema } from '../../contracts/admin/analytics';
+import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
-import { analyticsAnswerSchema, analyticsWindow, presentAnalytics } from './presenters';
+import { analyticsWindow, presentAnalytics } from './presenters';
 import { readAnalytics } from './queries';
-
-const analyticsQuery = z.object({
-  days: z.coerce.number().int().min(1).max(365).default(30).describe('Days in the series, ending today (UTC); 1 to 365, default 30'),
-  topLots: z.coerce.number().int().min(1).max(50).default(5).describe('How many top lots; 1 to 50, default 5'),
-});
 
 /** GET /api/admin/analytics: the dashboard's and the analytics page's figures, from the read models. */
 export const adminAnalyticsRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
@@ -19,8 +15,8 @@ export const adminAnalyticsRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies
         summary: 'Catalogue, NFC, sales and bidding figures, with daily series and top lots',
         description: 'Read from the read models, which follow the event log within moments of each change. Money in dollars.',
         security: [{ bearer: [] }],
-        querystring: analyticsQuery,
-        response: { 200: analyticsAnswerSchema },
+        querystring: analyticsQuerySchema,
+        response: { 200: analyticsAnswerSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {

@@ -1,9 +1,11 @@
 import * as XLSX from '@e965/xlsx';
+import type { CellError } from '../../contracts/admin/bulk-import';
+import type { JerseyForm } from '../../contracts/admin/jersey-form';
 import { HttpError } from '../../http/errors';
-import { validateJerseyForm, type JerseyForm } from '../listings/jersey-form';
+import { validateJerseyForm } from '../listings/jersey-form';
 import type { SheetCell, SheetRow } from './read-sheet';
 
-/** The bulk import template's columns (spec section 3), in the template's order. */
+/** The bulk import template's columns (the jersey form's fields, snake_case), in the template's order. */
 export const TEMPLATE_COLUMNS = [
   'player_name',
   'jersey_number',
@@ -41,11 +43,6 @@ const FORM_FIELD_OF_COLUMN: Record<TemplateColumn, string> = {
   description: 'description',
 };
 const COLUMN_OF_FORM_FIELD = new Map(Object.entries(FORM_FIELD_OF_COLUMN).map(([column, field]) => [field, column]));
-
-export interface CellError {
-  readonly column: string;
-  readonly message: string;
-}
 
 /** Which template column each cell index holds. */
 export type ColumnLayout = ReadonlyMap<number, TemplateColumn>;

@@ -1,36 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { bulkImportResultSchema, type CellError } from '../../contracts/admin/bulk-import';
+import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
 import { listingStreamId } from '../../../engine/domain';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 import { createListing, type CreatedListing } from '../listings/create-listing';
 import { jerseyListingDetails, jerseySlugParts } from '../listings/jersey-form';
-import { readHeader, TEMPLATE_COLUMNS, validateRow, type CellError } from './columns';
+import { readHeader, TEMPLATE_COLUMNS, validateRow } from './columns';
 import { MAX_DATA_ROWS, readSheetRows, sheetFormatOf } from './read-sheet';
 import { TEMPLATE_FILENAME, templateCsv } from './template';
 
 const MAX_FILE_MEGABYTES = 10;
 const MAX_FILE_BYTES = MAX_FILE_MEGABYTES * 1024 * 1024;
 const FILE_FIELD = 'file';
-
-const importAnswerSchema = z.object({
-  totalRows: z.number().int().describe('Rows below the header that hold anything (blank rows are skipped)'),
-  created: z.number().int(),
-  failed: z.number().int(),
-  listings: z
-    .array(z.object({ row: z.number().int(), listingId: z.string(), slug: z.string() }))
-    .describe('One DRAFT listing per valid row; add photos and save it from the admin form'),
-  errors: z
-    .array(
-      z.object({
-        row: z.number().int().describe('As the spreadsheet numbers it: the header is row 1'),
-        errors: z.array(z.object({ column: z.string(), message: z.string() })),
-      }),
-    )
-    .describe('Every refused row with all its problems, each named by its column; such a row created nothing'),
-});
 
 /** Bulk import of jersey listings from a spreadsheet, and the template to fill in. */
 export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
@@ -42,7 +27,7 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
         summary: `The bulk import template: ${TEMPLATE_FILENAME}, the header row and one sample row`,
         security: [{ bearer: [] }],
         produces: ['text/csv'],
-        response: { 200: z.string().describe(`CSV with the columns ${TEMPLATE_COLUMNS.join(', ')}`) },
+        response: { 200: z.string().describe(`CSV with the columns ${TEMPLATE_COLUMNS.join(', ')}`), ...errorResponses(401, 403) },
       },
     },
     async (_request, reply) =>
@@ -66,7 +51,7 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
           'nothing: 400, 413 "File is larger than 10 MB", or 415 for a type other than .csv, .xlsx, .xls.',
         security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
-        response: { 200: importAnswerSchema, 201: importAnswerSchema },
+        response: { 200: bulkImportResultSchema, 201: bulkImportResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },
     async (request, reply) => {

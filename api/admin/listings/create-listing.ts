@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { handleListingDraft } from '../../../engine/application/listing-drafts';
-import { listingStreamId, nfcTagStreamId, slugify, type Actor, type ListingDetails } from '../../../engine/domain';
+import { commandMetadata, listingStreamId, nfcTagStreamId, slugify, type Actor, type ListingDetails } from '../../../engine/domain';
 import type { AppDependencies } from '../../dependencies';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 import { requireCompletedMedia } from './media-ids';
@@ -41,7 +41,7 @@ export async function createListing(
     {
       type: 'DraftListing',
       data: { listingId, slug: slugify(...listing.slugParts), details: listing.details, mediaIds: [...listing.mediaIds], save: listing.save },
-      metadata: { actor, now: deps.clock().toISOString(), correlationId, commandId: randomUUID() },
+      metadata: commandMetadata(actor, deps.clock(), { correlationId, commandId: randomUUID() }),
     },
     listing.nfcUid === undefined ? {} : { bindTag: listing.nfcUid },
   );

@@ -2,100 +2,55 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { handleListingCommand } from '../../../engine/application/listing-commands';
 import { handleListingPublication } from '../../../engine/application/listing-publication';
 import {
   auctionStreamId,
-  listingCategorySchema,
-  listingDecider,
+  commandMetadata,
+  listingStatusSchema,
   listingStreamId,
-  listingTagSchema,
-  MAX_MEDIA_PER_LISTING,
-  sportTypeSchema,
   type Actor,
-  type CommandMetadata,
   type ListingCommand,
   type ListingDetails,
 } from '../../../engine/domain';
-import { errorSchema as errorResponse } from '../../contracts/common';
+import { jerseyRequestSchema } from '../../contracts/admin/jersey-form';
+import {
+  adminListingDetailSchema,
+  adminListingSchema,
+  arrangeMediaRequestSchema,
+  createListingRequestSchema,
+  listingFormSchema,
+  listingStatusChangeRequestSchema,
+  publicationRequestSchema,
+  publishedListingSchema,
+  type PublicationRequest,
+} from '../../contracts/admin/listings';
+import { errorResponses, pageSchema } from '../../contracts/common';
 import type { Database } from '../../database';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
 import { centsOf, toCents } from '../../http/money';
-import { listingSearchQuery, pageSchema, toPage } from '../../listings/paging';
-import { auctionSchema as auctionAnswerSchema } from '../../contracts/auctions';
-import { listingSchema as listingAnswerSchema } from '../../contracts/listings';
+import { listingSearchQuery, toPage } from '../../listings/paging';
 import { presentAuction, presentListing } from '../../listings/presenters';
 import { findAuction, searchListings, type ListingRow } from '../../listings/queries';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 import { createListing } from './create-listing';
-import { jerseyFormSchema, jerseyListingDetails, jerseySlugParts, validateJerseyForm } from './jersey-form';
+import { jerseyListingDetails, jerseySlugParts, validateJerseyForm } from './jersey-form';
 import { requireCompletedMedia } from './media-ids';
-import { publicationBody, scheduleFrom } from './publication-rules';
-
-const LISTING_STATUSES = ['DRAFT', 'SAVED', 'NFC_BOUND', 'LIVE', 'SOLD', 'UNSOLD', 'WITHDRAWN'] as const;
-
-/** What the admin sees of a listing: the public shape, every status, and the media ids to arrange. */
-const adminListingAnswer = listingAnswerSchema.extend({
-  mediaIds: z.array(z.string()).describe('In display order; POST /api/admin/listings/{id}/media rearranges them'),
-});
-const adminListingDetailAnswer = adminListingAnswer.extend({
-  auction: auctionAnswerSchema.nullable().describe('The auction it was published with; null before publishing'),
-});
-const publishedAnswer = z.object({
-  message: z.string(),
-  listing: adminListingAnswer,
-  auction: auctionAnswerSchema,
-});
+import { scheduleFrom } from './publication-rules';
 
 const listingParams = z.object({ id: z.uuid() });
-const reason = z.string().max(2000);
-const mediaIds = z.array(z.string().min(1).max(200)).max(MAX_MEDIA_PER_LISTING, `A listing can have at most ${MAX_MEDIA_PER_LISTING} media files`);
-const text = (max: number) => z.string().trim().max(max);
 
-/** The general listing fields (spec section 3), prices in dollars. */
-const listingFields = z.strictObject({
-  title: text(200).min(1, 'Title is required'),
-  description: text(10_000).default(''),
-  category: listingCategorySchema,
-  condition: text(50).min(1, 'Condition is required'),
-  sportType: sportTypeSchema,
-  price: z.number().min(0).max(100_000_000).describe("Dollars: the asking price, and the auction's starting price unless publishing says otherwise"),
-  playerName: text(200).nullable().default(null),
-  teamOrClub: text(200).nullable().default(null),
-  leagueOrEvent: text(200).nullable().default(null),
-  dateOrSeason: text(100).nullable().default(null),
-  size: text(20).nullable().default(null),
-  tags: z.array(listingTagSchema).max(20).default([]),
-});
-const createListingBody = listingFields.extend({
-  mediaIds: mediaIds.default([]),
-  save: z.boolean().default(true).describe('Save at once (needs at least one uploaded media file); false keeps a draft'),
-  nfcUid: z.string().max(64).optional().describe('Bind this provisioned tag in the same step (needs save)'),
-});
-const jerseyBody = jerseyFormSchema.extend({
-  save: z.boolean().default(true).describe('Save at once (needs at least one uploaded media file); false keeps a draft'),
-});
-
-const statusBody = z.strictObject({
-  status: z.enum(LISTING_STATUSES),
-  reason: reason.optional().describe('Required to withdraw'),
-});
-
-/** Admin listings (spec section 7, "Admin listings on the main host" and the admin host's jerseys). */
+/** Admin listings: list, create (also from the jersey form), read, edit, attach media, change status, publish. */
 export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
-  const metadataFor = (actor: Actor, correlationId: string): CommandMetadata => ({
-    actor,
-    now: deps.clock().toISOString(),
-    correlationId,
-    commandId: randomUUID(),
-  });
+  const metadataFor = (actor: Actor, correlationId: string) => commandMetadata(actor, deps.clock(), { correlationId, commandId: randomUUID() });
   /** One listing command, then the listing as the read models show it afterwards. */
   const decideListing = async (command: ListingCommand) => {
-    await deps.commands.handle(listingDecider, listingStreamId(command.data.listingId), command);
+    await handleListingCommand(deps.commands, command);
     await readModelsCaughtUpWith(deps, listingStreamId(command.data.listingId));
     return presentAdminListing(await requireListing(deps.db, command.data.listingId), deps.mediaStorage);
   };
-  const publish = async (listingId: string, body: z.infer<typeof publicationBody>, actor: Actor, correlationId: string) => {
+  const publish = async (listingId: string, body: PublicationRequest, actor: Actor, correlationId: string) => {
     const listing = await requireListing(deps.db, listingId);
     const auctionId = randomUUID();
     const schedule = scheduleFrom(body, centsOf(listing.asking_price), deps.clock());
@@ -120,8 +75,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
         tags: ['admin'],
         summary: 'Every listing, any status: paged, searched, filtered, sorted',
         security: [{ bearer: [] }],
-        querystring: listingSearchQuery.extend({ status: z.enum(LISTING_STATUSES).optional().describe('Default: every status') }),
-        response: { 200: pageSchema(adminListingAnswer), 400: errorResponse, 401: errorResponse, 403: errorResponse },
+        querystring: listingSearchQuery.extend({ status: listingStatusSchema.optional().describe('Default: every status') }),
+        response: { 200: pageSchema(adminListingSchema), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
@@ -139,8 +94,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
         summary: 'Create a listing (saved at once unless save is false)',
         description: 'Saving needs at least one uploaded media file: "At least one media file is required."',
         security: [{ bearer: [] }],
-        body: createListingBody,
-        response: { 201: adminListingAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+        body: createListingRequestSchema,
+        response: { 201: adminListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
@@ -161,8 +116,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
           'playerName, jerseyNumber, team, size and condition are required; team is patriots, buccaneers or chiefs; size xs, s, m, l, xl or xxl; ' +
           'condition new, like-new, good or fair. Every problem is listed in `errors`, each naming its field. Saved at once unless save is false.',
         security: [{ bearer: [] }],
-        body: jerseyBody,
-        response: { 201: adminListingAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+        body: jerseyRequestSchema,
+        response: { 201: adminListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
       // The form's own rules answer, all at once, rather than the first schema error.
       validatorCompiler: () => (data) => ({ value: data }),
@@ -191,7 +146,7 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
         summary: 'One listing, any status, with its auction; 404 "Listing not found"',
         security: [{ bearer: [] }],
         params: listingParams,
-        response: { 200: adminListingDetailAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse },
+        response: { 200: adminListingDetailSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -209,8 +164,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
         summary: "Revise a listing's details (until it is published)",
         security: [{ bearer: [] }],
         params: listingParams,
-        body: listingFields,
-        response: { 200: adminListingAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+        body: listingFormSchema,
+        response: { 200: adminListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
@@ -230,8 +185,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
         description: 'Every id must be an uploaded, checked media file. A saved listing keeps at least one: "At least one media file is required."',
         security: [{ bearer: [] }],
         params: listingParams,
-        body: z.strictObject({ mediaIds }),
-        response: { 200: adminListingAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+        body: arrangeMediaRequestSchema,
+        response: { 200: adminListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
@@ -252,8 +207,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
           '(a live listing takes its auction with it). Other changes answer 409 saying why.',
         security: [{ bearer: [] }],
         params: listingParams,
-        body: statusBody,
-        response: { 200: adminListingAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+        body: listingStatusChangeRequestSchema,
+        response: { 200: adminListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
@@ -299,8 +254,8 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
           'every bid adds at least $1, a 3-minute soft close capped at 24 h, no reserve, no buy-now.',
         security: [{ bearer: [] }],
         params: listingParams,
-        body: publicationBody,
-        response: { 200: publishedAnswer, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+        body: publicationRequestSchema,
+        response: { 200: publishedListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => publish(request.params.id, request.body, request.actor!, request.id),

@@ -1,23 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { confirmUploadRequestSchema, mediaStatusAnswerSchema, presignedUploadAnswerSchema, presignUploadRequestSchema } from '../../contracts/admin/media';
+import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
 import { ACCEPTED_EXTENSIONS_TEXT, MAX_IMAGE_BYTES, MAX_MEDIA_BYTES, MAX_VIDEO_BYTES } from '../../media/media-types';
-import { confirmUpload, mediaStatusAnswerSchema, presignedUploadAnswerSchema, startUpload, storeUploadedFile, uploadStatus } from '../../media/uploads';
+import { confirmUpload, startUpload, storeUploadedFile, uploadStatus } from '../../media/uploads';
 
 const LIMITS_TEXT = `Accepted: ${ACCEPTED_EXTENSIONS_TEXT}; images up to ${MAX_IMAGE_BYTES} bytes, videos up to ${MAX_VIDEO_BYTES} bytes.`;
-
-const presignBody = z.strictObject({
-  filename: z.string().trim().min(1).max(255).describe('A label only: the server chooses where the file is stored'),
-  contentType: z.string().trim().min(1).max(100),
-  fileSizeBytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('When known: the URL is then signed for exactly that many bytes'),
-});
-
-const confirmBody = z.strictObject({
-  mediaId: z.uuid(),
-  etag: z.string().trim().min(1).max(200).describe('The ETag header of the PUT\'s answer, quotes and all'),
-  fileSizeBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
 
 /**
  * Media uploads for the admin dashboard (inside the ADMIN-only scope of api/admin/routes.ts):
@@ -32,8 +22,8 @@ export const adminMediaRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
         summary: 'Step 1 of an upload: a URL to PUT the file to, valid for 15 minutes',
         description: `${LIMITS_TEXT} The extension and content type must agree. Then PUT the bytes to uploadUrl with the given headers, and confirm with the answer's ETag.`,
         security: [{ bearer: [] }],
-        body: presignBody,
-        response: { 201: presignedUploadAnswerSchema },
+        body: presignUploadRequestSchema,
+        response: { 201: presignedUploadAnswerSchema, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },
     async (request, reply) => reply.code(201).send(await startUpload(deps, request.body, `${request.protocol}://${request.host}`)),
@@ -50,8 +40,8 @@ export const adminMediaRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
           'A refused file is deleted and the upload FAILED (see the status call); confirming again gives the same answer. ' +
           '409 UPLOAD_NOT_FOUND while nothing has been uploaded yet.',
         security: [{ bearer: [] }],
-        body: confirmBody,
-        response: { 200: mediaStatusAnswerSchema },
+        body: confirmUploadRequestSchema,
+        response: { 200: mediaStatusAnswerSchema, ...errorResponses(400, 401, 403, 404, 409, 410, 413, 415, 422) },
       },
     },
     async (request) => confirmUpload(deps, request.body),
@@ -65,7 +55,7 @@ export const adminMediaRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
         summary: 'Where an upload stands: PENDING, COMPLETED (with its URL) or FAILED (with why)',
         security: [{ bearer: [] }],
         params: z.object({ id: z.uuid() }),
-        response: { 200: mediaStatusAnswerSchema },
+        response: { 200: mediaStatusAnswerSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => uploadStatus(deps, request.params.id),
@@ -80,7 +70,7 @@ export const adminMediaRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
         description: `${LIMITS_TEXT} The bytes must be the type the part and its filename say. Answers the stored media, with its mediaId.`,
         security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
-        response: { 201: mediaStatusAnswerSchema },
+        response: { 201: mediaStatusAnswerSchema, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { NfcTagsTable } from '../../../projections/schema';
+import type { NfcTagStatus } from '../../contracts/admin/nfc';
 import type { Database } from '../../database';
 
 export type NfcTagRow = Selectable<NfcTagsTable>;
-export const NFC_TAG_STATUSES = ['AVAILABLE', 'BOUND'] as const;
-export type NfcTagStatus = (typeof NFC_TAG_STATUSES)[number];
 
 export interface TagSearch {
   readonly status?: NfcTagStatus;
@@ -14,12 +13,6 @@ export interface TagSearch {
 
 export async function findTag(db: Kysely<Database>, uid: string): Promise<NfcTagRow | undefined> {
   return db.selectFrom('nfc_tags').selectAll().where('uid', '=', uid).executeTakeFirst();
-}
-
-/** Claim codes are stored upper case and unique (reserved at provisioning). */
-export async function findTagUidByClaimCode(db: Kysely<Database>, claimCode: string): Promise<string | null> {
-  const row = await db.selectFrom('nfc_tags').select('uid').where('claim_code', '=', claimCode).executeTakeFirst();
-  return row?.uid ?? null;
 }
 
 /** The pool, newest first, a page at a time. */

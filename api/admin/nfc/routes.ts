@@ -4,59 +4,36 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { handleTagProvisioning } from '../../../engine/application/tag-provisioning';
-import { requireNfcUid, type CommandMetadata } from '../../../engine/domain';
+import { commandMetadata, requireNfcUid } from '../../../engine/domain';
+import {
+  availableTagsQuerySchema,
+  bindingQrAnswerSchema,
+  nfcTagPageSchema,
+  nfcTagSchema,
+  nfcTagsQuerySchema,
+  provisionTagRequestSchema,
+  tagBindingAnswerSchema,
+  tagChoiceSchema,
+  unbindTagRequestSchema,
+} from '../../contracts/admin/nfc';
+import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
 import { toPage } from '../../listings/paging';
 import { createBindingLink, loadListing, requireBindableListing } from '../../mobile-binding/links';
-import { bindChosenTag, tagChoiceSchema, unbindListingTag } from './binding';
-import { nfcTagAnswerSchema, nfcTagPageSchema, presentNfcTag, tagBindingAnswerSchema } from './presenters';
-import { availableTags, findTag, NFC_TAG_STATUSES, searchTags } from './queries';
-
-const search = z
-  .string()
-  .max(100)
-  .regex(/^[A-Za-z0-9:\s-]*$/, 'must be part of a UID or of a claim code')
-  .optional()
-  .describe('Part of a UID (with or without separators) or of a claim code; any case');
-
-const tagsQuery = z.object({
-  status: z.enum(NFC_TAG_STATUSES).optional(),
-  search,
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  size: z.coerce.number().int().min(1).max(100).default(20),
-});
-
-const availableQuery = z.object({
-  search,
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
-
-const provisionBody = z.strictObject({
-  uid: z.string().max(100).describe('Any common spelling; stored as colon-separated upper-case pairs'),
-  claimCode: z.string().max(100).nullable().optional().describe('Optional; stored upper case; no two tags share one'),
-});
+import { bindChosenTag, unbindListingTag } from '../../nfc-binding/binding';
+import { presentNfcTag } from './presenters';
+import { availableTags, findTag, searchTags } from './queries';
 
 const uidParams = z.object({ uid: z.string().min(1).max(100) });
 const listingParams = z.object({ id: z.string().min(1).max(200).describe("The listing's id") });
-
-const qrAnswerSchema = z.object({
-  url: z.string().describe('Absolute link to /mobile?token=...: opened on a phone, it binds a tag to this listing once'),
-  qrCode: z.string().describe('The link as a QR code: a data: URL of a PNG image (data:image/png;base64,...)'),
-  expiresAt: z.string(),
-});
 
 /** The QR code must scan from a laptop screen: a medium error-correction PNG, large enough modules. */
 const QR_OPTIONS = { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, scale: 8 } as const;
 
 /** The tag pool, and binding tags to listings (by the admin, or from a phone through a one-time link). */
 export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
-  const metadataOf = (request: FastifyRequest): CommandMetadata => ({
-    actor: request.actor!,
-    now: deps.clock().toISOString(),
-    correlationId: request.id,
-    commandId: randomUUID(),
-  });
+  const metadataOf = (request: FastifyRequest) => commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: randomUUID() });
 
   app.post(
     '/api/admin/nfc/tags/provision',
@@ -68,8 +45,8 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
           '400 "Please enter a valid NFC UID" (4 to 10 bytes of hex) or "Please enter a valid claim code"; ' +
           '409 when the tag is provisioned already or its claim code belongs to another tag.',
         security: [{ bearer: [] }],
-        body: provisionBody,
-        response: { 201: nfcTagAnswerSchema },
+        body: provisionTagRequestSchema,
+        response: { 201: nfcTagSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
@@ -92,8 +69,8 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
         tags: ['nfc'],
         summary: 'The tag pool, newest first, paged; filter by status, search by UID or claim code',
         security: [{ bearer: [] }],
-        querystring: tagsQuery,
-        response: { 200: nfcTagPageSchema },
+        querystring: nfcTagsQuerySchema,
+        response: { 200: nfcTagPageSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
@@ -110,8 +87,8 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
         tags: ['nfc'],
         summary: 'Tags free to bind, newest first: the binding panel\'s pool',
         security: [{ bearer: [] }],
-        querystring: availableQuery,
-        response: { 200: z.array(nfcTagAnswerSchema) },
+        querystring: availableTagsQuerySchema,
+        response: { 200: z.array(nfcTagSchema), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => (await availableTags(deps.db, request.query)).map(presentNfcTag),
@@ -125,7 +102,7 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
         summary: 'One tag, by UID in any common spelling; 404 "NFC tag not found"',
         security: [{ bearer: [] }],
         params: uidParams,
-        response: { 200: nfcTagAnswerSchema },
+        response: { 200: nfcTagSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -148,7 +125,7 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
         security: [{ bearer: [] }],
         params: listingParams,
         body: tagChoiceSchema,
-        response: { 200: tagBindingAnswerSchema },
+        response: { 200: tagBindingAnswerSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => bindChosenTag(deps, request.params.id, request.body, metadataOf(request)),
@@ -165,8 +142,8 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
           '400 "A reason is required"; 409 "This listing has no NFC tag bound"; 404 "Listing not found".',
         security: [{ bearer: [] }],
         params: listingParams,
-        body: z.strictObject({ reason: z.string().max(2000) }),
-        response: { 200: tagBindingAnswerSchema },
+        body: unbindTagRequestSchema,
+        response: { 200: tagBindingAnswerSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => unbindListingTag(deps, request.params.id, request.body.reason, metadataOf(request)),
@@ -184,7 +161,7 @@ export const adminNfcRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = 
           '409 "Listing must be saved before binding NFC tag" or "This listing already has an NFC tag bound"; 404 "Listing not found".',
         security: [{ bearer: [] }],
         params: listingParams,
-        response: { 201: qrAnswerSchema },
+        response: { 201: bindingQrAnswerSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {

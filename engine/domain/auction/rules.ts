@@ -21,7 +21,6 @@ export const softCloseSchema = z.strictObject({
   /** The end never moves past this instant, however many late bids arrive. */
   latestEndsAt: instantSchema,
 });
-export type SoftClose = z.infer<typeof softCloseSchema>;
 
 export const auctionRulesSchema = z.strictObject({
   currency: z.literal('USD'),

@@ -18,7 +18,7 @@ export const listingTagSchema = z.enum([
   'MVP_GAME', 'HATTRICK', '2 GOALS', 'GOALS', 'ASSISTS', 'MVP',
 ]);
 
-/** What a listing says about its item (spec section 3), as an admin enters it. */
+/** What a listing says about its item (title, category, condition, sport, player, team, tags...), as an admin enters it. */
 export const listingDetailsSchema = z.strictObject({
   title: text(200).min(1),
   description: text(10_000),
@@ -34,7 +34,7 @@ export const listingDetailsSchema = z.strictObject({
   dateOrSeason: text(100).nullable(),
   size: text(20).nullable(),
   tags: z.array(listingTagSchema).max(20),
-  /** The jersey form's game details (spec section 3), when the item came in through it. */
+  /** The jersey form's game details (number, game, date, opponent, venue, stats), when the item came in through it. */
   jersey: z
     .strictObject({
       jerseyNumber: z.number().int().min(0).max(999),

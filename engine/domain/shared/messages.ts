@@ -32,12 +32,6 @@ export const eventMetadataSchema = z.strictObject({
 });
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
 
-export interface Message<Type extends string, Data, Metadata> {
-  readonly type: Type;
-  readonly data: Data;
-  readonly metadata: Metadata;
-}
-
 /** Builds the zod schema of a command or event envelope: `{ type, data, metadata }`. */
 export function messageSchema<Type extends string, Data extends z.ZodType, Metadata extends z.ZodType>(
   type: Type,
@@ -45,6 +39,15 @@ export function messageSchema<Type extends string, Data extends z.ZodType, Metad
   metadata: Metadata,
 ) {
   return z.strictObject({ type: z.literal(type), data, metadata });
+}
+
+/**
+ * A command's metadata: issued by `actor` at `now`. Retries of one command carry the same
+ * `commandId` (an idempotency key, or an id derived from what the command is about); a fresh
+ * random id makes every call a new command.
+ */
+export function commandMetadata(actor: Actor, now: Date | Instant, ids: { correlationId: string; commandId: string }): CommandMetadata {
+  return { actor, now: typeof now === 'string' ? now : now.toISOString(), correlationId: ids.correlationId, commandId: ids.commandId };
 }
 
 /** The metadata every event inherits from the command that caused it. */
@@ -69,8 +72,4 @@ export function requireReason(reason: string): string {
   if (trimmed.length === 0) throw invalid('REASON_REQUIRED', 'A reason is required');
   if (trimmed.length > 500) throw invalid('REASON_TOO_LONG', 'The reason must be at most 500 characters');
   return trimmed;
-}
-
-export function nowOf(command: { metadata: CommandMetadata }): Instant {
-  return command.metadata.now;
 }

@@ -15,7 +15,3 @@ export function toMillis(instant: Instant): number {
 export function fromMillis(ms: number): Instant {
   return new Date(ms).toISOString();
 }
-
-export function isBefore(a: Instant, b: Instant): boolean {
-  return toMillis(a) < toMillis(b);
-}

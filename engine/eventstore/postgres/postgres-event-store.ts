@@ -16,7 +16,7 @@ import {
 } from '../port';
 import { ChangeSignal, runSubscription, type SubscriptionSource } from '../subscription-loop';
 import { ensureEventStoreSchema } from './schema';
-import type { SqlClient, SqlQueryable } from './sql-client';
+import type { SqlClient, SqlQueryable } from '../../postgres/sql-client';
 
 export interface PostgresEventStoreOptions {
   /** NOTIFY channel that announces appends; stores sharing a database must share it. */

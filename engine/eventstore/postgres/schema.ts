@@ -1,4 +1,4 @@
-import type { SqlClient } from './sql-client';
+import type { SqlClient } from '../../postgres/sql-client';
 
 /**
  * The event store's own tables. `events` is append-only (a trigger refuses UPDATE, DELETE and

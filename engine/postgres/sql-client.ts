@@ -3,8 +3,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 /**
- * The little the Postgres event store needs from a database, so that one implementation runs on a
- * real server (node-postgres) and on PGlite (in-process Postgres, the embedded default).
+ * The one database connection the event store, the read models and the API share: the little they
+ * need of it, so that one implementation runs on a real server (node-postgres) and on PGlite
+ * (in-process Postgres, the embedded default).
  */
 export interface SqlQueryable {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;

@@ -4,23 +4,18 @@ import {
   END,
   excludeSystemEvents,
   FORWARDS,
-  jsonEvent,
   KurrentDBClient,
   NO_STREAM,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
-  type AllStreamResolvedEvent,
   type AppendStreamRequest,
   type AppendStreamState,
-  type EventData,
-  type JSONType,
   type ReadPosition,
   type ReadRevision,
-  type RecordedEvent as KurrentRecordedEvent,
 } from '@kurrent/kurrentdb-client';
-import { findRetriedBatch, validateAppendRequests } from './idempotency';
+import { findRetriedBatch, validateAppendRequests } from '../idempotency';
 import {
   comparePositions,
   WrongExpectedRevisionError,
@@ -36,25 +31,14 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
-} from './port';
+} from '../port';
+import { isSystemEvent, toEventData, toRecordedEvent } from './metadata-codec';
+import { subscribeToAll } from './subscription';
 
-/**
- * Metadata key under which a whole metadata value travels as JSON text when KurrentDB cannot take
- * it as it is: multiStreamAppend only accepts a flat object of string values (it stores them as
- * record properties, which KurrentDB hands back as the event's metadata object, next to its own
- * `$schema...` keys), and single-stream appends only take objects, arrays or strings.
- */
-const WRAPPED_METADATA = 'provenance-metadata';
 /** How many events before the end of a stream are checked for a retried or overlapping batch. */
 const IDEMPOTENCY_LOOKBACK = 64;
 /** Events read from $all per request in readAll. */
 const READ_ALL_PAGE = 500;
-/** Most events handed to a subscription handler at once. */
-const MAX_BATCH = 500;
-/** Buffered subscription events at which the subscription is paused until the handler catches up. */
-const MAX_BUFFERED = 2_000;
-/** How long an append waits for a starting 'end' subscription to be confirmed by the server. */
-const SUBSCRIPTION_START_WAIT_MS = 5_000;
 
 type StoredEvents = Map<string, RecordedEvent>;
 
@@ -184,114 +168,7 @@ export class KurrentDbEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     this.#assertOpen();
-    const controller = new AbortController();
-    const stopOnAbort = () => controller.abort();
-    if (options.signal?.aborted) controller.abort();
-    else options.signal?.addEventListener('abort', stopOnAbort, { once: true });
-    const { signal } = controller;
-
-    const after = typeof options.after === 'object' && options.after.commit >= 0n ? options.after : undefined;
-    const fromPosition: ReadPosition =
-      options.after === 'end' ? END : after === undefined ? START : { commit: after.commit, prepare: after.prepare };
-
-    const queue: RecordedEvent[] = [];
-    let failure: { error: unknown } | undefined;
-    let ended = false;
-    let paused = false;
-    let wake: (() => void) | undefined;
-    const notify = () => {
-      const resolve = wake;
-      wake = undefined;
-      resolve?.();
-    };
-    signal.addEventListener('abort', notify, { once: true });
-
-    const source = signal.aborted ? undefined : this.#client.subscribeToAll({ fromPosition, filter: excludeSystemEvents() });
-    if (source !== undefined) {
-      source.on('data', (resolved: AllStreamResolvedEvent) => {
-        try {
-          const event = resolved.event;
-          if (event === undefined) return;
-          const recorded = toRecordedEvent(event);
-          if (isSystemEvent(recorded)) return;
-          // Exclusive start, whether or not the server already skips the event at `after`.
-          if (after !== undefined && comparePositions(recorded.position, after) <= 0) return;
-          queue.push(recorded);
-          if (queue.length >= MAX_BUFFERED && !paused) {
-            paused = true;
-            source.pause();
-          }
-        } catch (error) {
-          failure ??= { error };
-        }
-        notify();
-      });
-      source.on('error', (error: Error) => {
-        failure ??= { error };
-        notify();
-      });
-      const onEnded = () => {
-        ended = true;
-        notify();
-      };
-      source.on('end', onEnded);
-      source.on('close', onEnded);
-
-      if (options.after === 'end') {
-        // "From now on" must include an append this store makes right after subscribing: hold such
-        // appends until the server has placed the subscription at the end of the log.
-        const started = new Promise<void>((resolve) => {
-          const settle = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(settle, SUBSCRIPTION_START_WAIT_MS);
-          timer.unref();
-          source.once('confirmation', settle);
-          source.once('error', settle);
-          source.once('close', settle);
-          signal.addEventListener('abort', settle, { once: true });
-        });
-        this.#startingSubscriptions.add(started);
-        void started.then(() => this.#startingSubscriptions.delete(started));
-      }
-    }
-
-    const stop = async () => {
-      controller.abort();
-      await done.catch(() => undefined);
-    };
-    this.#stops.add(stop);
-
-    const done = (async () => {
-      try {
-        while (!signal.aborted) {
-          if (queue.length > 0) {
-            const batch = queue.splice(0, MAX_BATCH);
-            if (paused && queue.length < MAX_BUFFERED / 2) {
-              paused = false;
-              source?.resume();
-            }
-            await handler(batch);
-            continue;
-          }
-          if (failure) throw failure.error;
-          if (ended) throw new Error('KurrentDB ended the subscription to $all');
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        }
-      } finally {
-        options.signal?.removeEventListener('abort', stopOnAbort);
-        this.#stops.delete(stop);
-        controller.abort();
-        await source?.unsubscribe().catch(() => undefined);
-      }
-    })();
-    // A failed subscription must not surface as an unhandled rejection when nobody awaits `done`.
-    done.catch(() => undefined);
-
-    return { done, stop };
+    return subscribeToAll({ client: this.#client, stops: this.#stops, startingSubscriptions: this.#startingSubscriptions }, options, handler);
   }
 
   async close(): Promise<void> {
@@ -430,61 +307,4 @@ function actualRevisionOf(error: WrongExpectedVersionError): number | null | und
   // Negative revisions stand for a stream that does not exist (-1) or was deleted (-5, -6).
   if (typeof actual === 'bigint') return actual >= 0n ? Number(actual) : null;
   return undefined;
-}
-
-function toEventData(event: NewEvent, multiStream: boolean): EventData {
-  return jsonEvent({
-    id: event.id,
-    type: event.type,
-    // JSON.stringify(undefined) is not JSON; null is the closest stored value.
-    data: (event.data ?? null) as JSONType,
-    metadata: multiStream ? wrapMetadata(event.metadata) : toSingleStreamMetadata(event.metadata),
-  });
-}
-
-function toSingleStreamMetadata(metadata: unknown): Record<string, unknown> | undefined {
-  if (metadata === undefined) return undefined;
-  if (isPlainObject(metadata) && !Object.hasOwn(metadata, WRAPPED_METADATA)) return metadata;
-  return wrapMetadata(metadata);
-}
-
-/** A flat object of one string value, as multiStreamAppend requires; '' stands for no metadata. */
-function wrapMetadata(metadata: unknown): Record<string, string> {
-  return { [WRAPPED_METADATA]: metadata === undefined ? '' : JSON.stringify(metadata) };
-}
-
-function unwrapMetadata(metadata: unknown): unknown {
-  if (!isPlainObject(metadata)) return metadata;
-  const wrapped = metadata[WRAPPED_METADATA];
-  if (typeof wrapped !== 'string') return metadata;
-  return wrapped === '' ? undefined : JSON.parse(wrapped);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-function toRecordedEvent(event: KurrentRecordedEvent): RecordedEvent {
-  const position = event.position;
-  if (position === undefined) {
-    throw new Error(`KurrentDB did not report the log position of event ${event.id} in ${event.streamId} (KurrentDB 22.6 or later reports it)`);
-  }
-  const created: unknown = event.created;
-  return {
-    streamId: event.streamId,
-    revision: Number(event.revision),
-    position: { commit: BigInt(position.commit), prepare: BigInt(position.prepare) },
-    id: event.id,
-    type: event.type,
-    data: event.data,
-    metadata: unwrapMetadata(event.metadata),
-    recordedAt: created instanceof Date && !Number.isNaN(created.getTime()) ? created : new Date(0),
-  };
-}
-
-/** KurrentDB's own events: system event types (also links, `$>`) and system streams. */
-function isSystemEvent(event: RecordedEvent): boolean {
-  return event.type.startsWith('$') || event.streamId.startsWith('$');
 }

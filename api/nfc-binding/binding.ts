@@ -1,18 +1,11 @@
-import { z } from 'zod';
-import { handleTagBinding } from '../../../engine/application/tag-binding';
-import { nfcTagStreamId, requireClaimCode, requireNfcUid, type CommandMetadata } from '../../../engine/domain';
-import type { AppDependencies } from '../../dependencies';
-import { HttpError } from '../../http/errors';
-import { readModelsCaughtUpWith } from '../../read-after-write';
-import type { TagBindingAnswer } from './presenters';
-import { findTagUidByClaimCode } from './queries';
-
-/** Which tag to bind: by its UID (typed, or picked from the pool) or by the claim code on its card. */
-export const tagChoiceSchema = z.strictObject({
-  uid: z.string().max(100).optional().describe('Any common spelling: 04a2b3c4d5e6f7, 04-A2-..., 04:a2:...'),
-  claimCode: z.string().max(100).optional().describe('Matched in upper case'),
-});
-export type TagChoice = z.infer<typeof tagChoiceSchema>;
+import type { Kysely } from 'kysely';
+import { handleTagBinding } from '../../engine/application/tag-binding';
+import { nfcTagStreamId, requireClaimCode, requireNfcUid, type CommandMetadata } from '../../engine/domain';
+import type { TagBindingAnswer, TagChoice } from '../contracts/admin/nfc';
+import type { Database } from '../database';
+import type { AppDependencies } from '../dependencies';
+import { HttpError } from '../http/errors';
+import { readModelsCaughtUpWith } from '../read-after-write';
 
 /**
  * Binds the chosen tag to a listing through the engine (one atomic append over the listing's and
@@ -53,4 +46,10 @@ async function uidOfChoice(deps: AppDependencies, choice: TagChoice): Promise<st
   const uid = await findTagUidByClaimCode(deps.db, claimCode);
   if (uid === null) throw new HttpError(404, 'Selected tag not found', 'NFC_TAG_NOT_FOUND');
   return uid;
+}
+
+/** Claim codes are stored upper case and unique (reserved at provisioning). */
+async function findTagUidByClaimCode(db: Kysely<Database>, claimCode: string): Promise<string | null> {
+  const row = await db.selectFrom('nfc_tags').select('uid').where('claim_code', '=', claimCode).executeTakeFirst();
+  return row?.uid ?? null;
 }

@@ -1,0 +1,68 @@
+import { jsonEvent, type EventData, type JSONType, type RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
+import type { NewEvent, RecordedEvent } from '../port';
+
+/**
+ * Metadata key under which a whole metadata value travels as JSON text when KurrentDB cannot take
+ * it as it is: multiStreamAppend only accepts a flat object of string values (it stores them as
+ * record properties, which KurrentDB hands back as the event's metadata object, next to its own
+ * `$schema...` keys), and single-stream appends only take objects, arrays or strings.
+ */
+const WRAPPED_METADATA = 'provenance-metadata';
+
+/** An event as KurrentDB stores it: JSON data, and the metadata in a shape the append accepts. */
+export function toEventData(event: NewEvent, multiStream: boolean): EventData {
+  return jsonEvent({
+    id: event.id,
+    type: event.type,
+    // JSON.stringify(undefined) is not JSON; null is the closest stored value.
+    data: (event.data ?? null) as JSONType,
+    metadata: multiStream ? wrapMetadata(event.metadata) : toSingleStreamMetadata(event.metadata),
+  });
+}
+
+function toSingleStreamMetadata(metadata: unknown): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  if (isPlainObject(metadata) && !Object.hasOwn(metadata, WRAPPED_METADATA)) return metadata;
+  return wrapMetadata(metadata);
+}
+
+/** A flat object of one string value, as multiStreamAppend requires; '' stands for no metadata. */
+function wrapMetadata(metadata: unknown): Record<string, string> {
+  return { [WRAPPED_METADATA]: metadata === undefined ? '' : JSON.stringify(metadata) };
+}
+
+function unwrapMetadata(metadata: unknown): unknown {
+  if (!isPlainObject(metadata)) return metadata;
+  const wrapped = metadata[WRAPPED_METADATA];
+  if (typeof wrapped !== 'string') return metadata;
+  return wrapped === '' ? undefined : JSON.parse(wrapped);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+export function toRecordedEvent(event: KurrentRecordedEvent): RecordedEvent {
+  const position = event.position;
+  if (position === undefined) {
+    throw new Error(`KurrentDB did not report the log position of event ${event.id} in ${event.streamId} (KurrentDB 22.6 or later reports it)`);
+  }
+  const created: unknown = event.created;
+  return {
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    position: { commit: BigInt(position.commit), prepare: BigInt(position.prepare) },
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    metadata: unwrapMetadata(event.metadata),
+    recordedAt: created instanceof Date && !Number.isNaN(created.getTime()) ? created : new Date(0),
+  };
+}
+
+/** KurrentDB's own events: system event types (also links, `$>`) and system streams. */
+export function isSystemEvent(event: RecordedEvent): boolean {
+  return event.type.startsWith('$') || event.streamId.startsWith('$');
+}
