@@ -1,18 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database';
+import type { SessionTokens } from '../contracts/accounts';
 import type { Role, User } from './schema';
 
 /** Seconds an access token lives; the client refreshes 300 s before it ends. */
 export const ACCESS_TOKEN_SECONDS = 3600;
 const REFRESH_TOKEN_DAYS = 30;
-
-/** What the auth endpoints answer: the two tokens and the access token's lifetime in seconds. */
-export interface SessionTokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-}
 
 export interface AccessClaims {
   sub: string;

@@ -89,7 +89,7 @@ describe.each(API_BACKENDS)('user profiles on %s', (backend) => {
   });
 
   describe('GET /api/v1/users/{userId}/profile', () => {
-    it('answers the profile of spec section 3 and nothing about credentials', async () => {
+    it('answers the profile (id, email, names, phone, status, roles, createdAt, opt-ins) and nothing about credentials', async () => {
       const { user, tokens } = await api.signUp('BUYER', { firstName: 'Grace', lastName: 'Hopper' });
       const response = await api.call('GET', `/api/v1/users/${user.id}/profile`, { token: tokens.accessToken });
       expect(response.status).toBe(200);

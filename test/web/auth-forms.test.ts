@@ -8,23 +8,23 @@ import { emailChangeSchema, passwordChangeSchema } from '../../web/src/features/
 import { emailChangeProblem, failureWithReason, passwordChangeProblem } from '../../web/src/features/account/security-rules';
 import { EMAIL_UPDATED, PASSWORD_UPDATED, securityMachine } from '../../web/src/features/account/security-machine';
 import { formatShare } from '../../web/src/features/admin/analytics-machine';
-import { passwordProblem } from '../../api/contracts/accounts';
+import type { UserProfile as User } from '../../api/contracts/accounts';
+import { passwordProblem, unmetPasswordRules } from '../../api/contracts/account-rules';
 import {
   LOGIN_FAILED,
   loginProblem,
   REGISTRATION_FAILED,
   registerProblem,
   registrationFailureMessage,
-  unmetPasswordRules,
   type RegisterValues,
 } from '../../web/src/features/auth/password-rules';
 import { loginSchema, registerSchema } from '../../web/src/features/auth/schemas';
 import { ApiError } from '../../web/src/lib/api-client';
-import type { User } from '../../web/src/lib/auth/auth-machine';
+import type { Favourite } from '../../web/src/lib/favourites';
 
 const complete: RegisterValues = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', password: 'Engine1!x', confirmPassword: 'Engine1!x' };
 
-describe('register rules (spec section 5), in order', () => {
+describe('register rules, in order', () => {
   it('reports the first unmet rule only, in the spec order, with the spec messages', () => {
     const empty: RegisterValues = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
     const steps: Array<[Partial<RegisterValues>, string | null]> = [
@@ -85,7 +85,7 @@ describe('register rules (spec section 5), in order', () => {
   });
 });
 
-describe('email and password change checks (spec section 5)', () => {
+describe('email and password change checks', () => {
   it('email: required, matching, and different from the current one', () => {
     const current = 'ada@example.com';
     expect(emailChangeProblem(current, { newEmail: '', confirmEmail: '' })?.message).toBe('New email is required');
@@ -257,6 +257,7 @@ function bid(overrides: Partial<UserBid>): UserBid {
   return {
     id: 'b',
     auctionId: 'a1',
+    bidderId: 'u1',
     amount: 10,
     maxAmount: null,
     placedAt: '2031-01-01T00:00:00.000Z',
@@ -292,7 +293,7 @@ describe('dashboard figures from the real bids', () => {
   it('"Now live" favourites are live and not ended; NFC success reads as a percentage or a dash', () => {
     const now = Date.parse('2031-01-01T00:00:00.000Z');
     const base = { slug: null, title: 't', imageUrl: null, price: '1.00', savedAt: '2031-01-01T00:00:00.000Z' };
-    const saved = [
+    const saved: Favourite[] = [
       { ...base, id: 'live', status: 'LIVE', endsAt: '2031-01-02T00:00:00.000Z' },
       { ...base, id: 'ended', status: 'LIVE', endsAt: '2030-12-31T00:00:00.000Z' },
       { ...base, id: 'sold', status: 'SOLD', endsAt: null },

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { authMachine, type Credentials, type Session, type SignedIn, type User } from '../../web/src/lib/auth/auth-machine';
+import type { SessionTokens as Session, UserProfile as User } from '../../api/contracts/accounts';
+import { authMachine, type Credentials, type SignedIn } from '../../web/src/lib/auth/auth-machine';
 import { readAccessToken, refreshDelay } from '../../web/src/lib/auth/tokens';
 
 const NOW = Date.parse('2032-01-01T12:00:00.000Z');

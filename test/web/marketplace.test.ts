@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { Listing, ListingPage, ListingsRequest } from '../../web/src/features/marketplace/api';
-import { cardBadges, listingPath } from '../../web/src/features/marketplace/card-display';
+import { cardBadges } from '../../web/src/features/marketplace/card-display';
 import { marketplaceMachine } from '../../web/src/features/marketplace/marketplace-machine';
 import { readMarketplaceState, toListingsRequest, writeMarketplaceState, isFiltered } from '../../web/src/features/marketplace/marketplace-query';
 import { ApiError } from '../../web/src/lib/api-client';
+import { listingPath } from '../../web/src/lib/listing';
 
 function listing(id: string): Listing {
   return {
@@ -57,7 +58,7 @@ function start(initial = request()) {
   return { actor, calls: fetches.calls };
 }
 
-describe('marketplace machine (spec section 4, "Marketplace paging")', () => {
+describe('marketplace machine: paging', () => {
   it('loads page 0, then Load More appends the next page until the last', async () => {
     const { actor, calls } = start();
     expect(actor.getSnapshot().value).toBe('loading');
@@ -159,7 +160,7 @@ describe('marketplace machine (spec section 4, "Marketplace paging")', () => {
   });
 });
 
-describe('marketplace URL state and API mapping (spec section 9)', () => {
+describe('marketplace URL state and API mapping', () => {
   const fromUrl = (query: string) => toListingsRequest(readMarketplaceState(new URLSearchParams(query)));
 
   it('defaults to every category, newest first (createdAt,desc)', () => {
@@ -209,5 +210,7 @@ describe('listing card', () => {
   it('links by slug, or by id without one', () => {
     expect(listingPath({ id: 'id-1', slug: 'tom-brady-jersey' })).toBe('/marketplace/tom-brady-jersey');
     expect(listingPath({ id: 'id-1', slug: null })).toBe('/marketplace/listing/id-1');
+    // Encoded, so that a slug can never reach into another route.
+    expect(listingPath({ id: 'id-1', slug: 'a/b c?d' })).toBe('/marketplace/a%2Fb%20c%3Fd');
   });
 });

@@ -111,7 +111,7 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
     {
       schema: {
         tags: ['admin'],
-        summary: "Create a listing from the jersey form (spec section 3)",
+        summary: "Create a listing from the jersey form",
         description:
           'playerName, jerseyNumber, team, size and condition are required; team is patriots, buccaneers or chiefs; size xs, s, m, l, xl or xxl; ' +
           'condition new, like-new, good or fair. Every problem is listed in `errors`, each naming its field. Saved at once unless save is false.',

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { auth, useAuth } from '../lib/auth/session';
+import { useAuth, useAuthActions } from '../lib/auth/session';
 import { authModal } from '../lib/auth-modal';
 import { setTheme, useTheme } from '../lib/theme';
 
-/** The public header (spec section 2): logo, Admin badge, theme toggle, heart, sign-in or the user's menu. */
+/** The public header: logo, Admin badge (admins only), theme toggle, heart to the followed items, sign-in or the user's menu. */
 export function Header() {
   const { status, user, isAdmin } = useAuth();
   const theme = useTheme();
@@ -49,6 +49,7 @@ export function Header() {
 function UserMenu({ name }: { name: string }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
+  const auth = useAuthActions();
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;

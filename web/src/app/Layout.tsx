@@ -1,9 +1,14 @@
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { AuthModal } from '../features/auth/AuthModal';
+import { useAuthModal } from '../lib/auth-modal';
 import { Header } from './Header';
+
+// The modal's forms bring zod and react-hook-form: loaded when first opened, not with every page.
+const AuthModal = lazy(async () => ({ default: (await import('../features/auth/AuthModal')).AuthModal }));
 
 /** The public layout: the header, the page, and the one auth modal. */
 export function Layout() {
+  const { open } = useAuthModal();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -13,7 +18,11 @@ export function Layout() {
       <main id="main" className="page">
         <Outlet />
       </main>
-      <AuthModal />
+      {open && (
+        <Suspense fallback={null}>
+          <AuthModal />
+        </Suspense>
+      )}
     </>
   );
 }

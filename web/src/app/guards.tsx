@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { Spinner } from '../components/Spinner';
 import { useAuth } from '../lib/auth/session';
 
-/** Where /login returns to after signing in (spec section 2). */
+/** Where /login returns to after signing in: the page the guard sent the user away from. */
 export interface ReturnTo {
   readonly from?: string;
 }

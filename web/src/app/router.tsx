@@ -17,7 +17,7 @@ const signedIn = (children: ReactNode) => <RequireSignIn>{children}</RequireSign
 const admin = (children: ReactNode) => <RequireAdmin>{children}</RequireAdmin>;
 const anonymous = (to?: string) => (children: ReactNode) => <AnonymousOnly {...(to ? { to } : {})}>{children}</AnonymousOnly>;
 
-/** Spec section 2's route table. Unknown paths go to the marketplace. */
+/** Every route of the app, public, signed-in, anonymous-only and admin. / and unknown paths go to the marketplace. */
 export const router = createBrowserRouter([
   {
     element: <Layout />,

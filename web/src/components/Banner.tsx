@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** Errors in red, successes in green (spec section 8, "Presentation"); never a browser alert. */
+/** A message in the page: errors in red, successes in green, never a browser alert. */
 export function Banner({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info'; children: ReactNode; onDismiss?: () => void }) {
   return (
     <div className={`banner banner--${kind}`} role={kind === 'error' ? 'alert' : 'status'}>

@@ -1,6 +1,8 @@
+import type { ErrorAnswer } from '../../../api/contracts/common';
+
 /**
- * The one way the app talks to the API (spec section 8, "Transport"): JSON in and out, a 10 s
- * timeout, and errors that carry the status and the server's own message.
+ * The one way the app talks to the API: JSON in and out, a 10 s timeout, and errors that carry
+ * the status and the server's own message.
  */
 
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -13,7 +15,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code?: string,
     /** A refused form's problems, each naming its field. */
-    readonly fieldErrors?: ReadonlyArray<{ field: string; message: string }>,
+    readonly fieldErrors?: ErrorAnswer['errors'],
   ) {
     super(message);
   }
@@ -69,10 +71,11 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     parsed = undefined;
   }
   if (!response.ok) {
-    const body = (parsed ?? {}) as { message?: unknown; error?: unknown; code?: unknown; errors?: ApiError['fieldErrors'] };
+    // Any proxy on the way may answer instead of the API: nothing of the body is taken on trust.
+    const body = (parsed ?? {}) as Partial<Record<keyof ErrorAnswer, unknown>>;
     const message =
       typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : text.trim() || `HTTP ${response.status}`;
-    throw new ApiError(message, response.status, typeof body.code === 'string' ? body.code : undefined, body.errors);
+    throw new ApiError(message, response.status, typeof body.code === 'string' ? body.code : undefined, Array.isArray(body.errors) ? (body.errors as ErrorAnswer['errors']) : undefined);
   }
   return parsed as T;
 }
@@ -81,4 +84,19 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.message;
   return fallback;
+}
+
+/**
+ * A call made by a machine's promise actor with the actor's signal. React's StrictMode stops and
+ * restarts a component's machine once (@xstate/react rehydrates it and runs the call again):
+ * the first, aborted call must then neither resolve nor fail, or its AbortError would reach the
+ * restarted machine as a failure.
+ */
+export async function unlessAborted<T>(signal: AbortSignal, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  try {
+    return await call(signal);
+  } catch (error) {
+    if (signal.aborted) return new Promise<T>(() => {});
+    throw error;
+  }
 }

@@ -1,14 +1,11 @@
 import { useSyncExternalStore } from 'react';
+import type { Listing } from './listing';
 
-/** Favourites are kept on this device only (spec section 2): what a card needs to be shown again. */
-export interface Favourite {
-  readonly id: string;
+/** Favourites are kept on this device only: the listing as it was when saved, enough to show its card again. */
+export interface Favourite extends Pick<Listing, 'id' | 'title' | 'price' | 'status' | 'endsAt'> {
+  /** null in favourites saved before every listing had a slug. */
   readonly slug: string | null;
-  readonly title: string;
   readonly imageUrl: string | null;
-  readonly price: string;
-  readonly status: string;
-  readonly endsAt: string | null;
   readonly savedAt: string;
 }
 

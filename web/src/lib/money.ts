@@ -5,7 +5,7 @@ export function formatUsd(dollars: number | string): string {
   return usd.format(typeof dollars === 'string' ? Number(dollars) : dollars);
 }
 
-/** The price as cards show it (spec section 2): "US $1,234.00". */
+/** The price as cards show it, prefixed "US": "US $1,234.00". */
 export function formatCardPrice(dollars: number | string): string {
   return `US ${formatUsd(dollars)}`;
 }

@@ -9,7 +9,7 @@ function current(): Theme {
 
 const listeners = new Set<() => void>();
 
-/** Only "dark" or "light" is ever stored (spec section 2); index.html applies it before the first paint. */
+/** Only "dark" or "light" is ever stored (without one, the system's preference); index.html applies it before the first paint. */
 export function setTheme(theme: Theme): void {
   document.documentElement.dataset.theme = theme;
   try {

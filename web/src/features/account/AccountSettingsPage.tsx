@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMachine } from '@xstate/react';
 import { useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Banner } from '../../components/Banner';
+import { FormField } from '../../components/FormField';
+import { PasswordRulesList } from '../../components/PasswordRulesList';
 import { Spinner } from '../../components/Spinner';
-import type { User } from '../../lib/auth/auth-machine';
-import { auth, useAuth } from '../../lib/auth/session';
-import { Field } from './Field';
+import type { UserProfile } from '../../../../api/contracts/accounts';
+import { useAuth, useAuthActions } from '../../lib/auth/session';
 import { profileMachine } from './profile-machine';
 import { emailChangeSchema, passwordChangeSchema, profileSchema, type EmailChangeForm, type PasswordChangeForm, type ProfileForm } from './schemas';
 import { securityMachine } from './security-machine';
@@ -20,7 +21,7 @@ type Tab = (typeof TABS)[number];
 const memberSince = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
 /**
- * The account-settings page (spec section 2), at /account/settings and /profile alike: tabs
+ * The account-settings page, at /account/settings and /profile alike: tabs
  * Profile Information and Security & Privacy; `?tab=security` opens the second.
  */
 export function AccountSettingsPage() {
@@ -48,7 +49,8 @@ export function AccountSettingsPage() {
 }
 
 function ProfileSection({ userId }: { userId: string }) {
-  const machine = useMemo(() => profileMachine.provide({ actions: { userChanged: (_, { user }) => auth.userUpdated(user) } }), []);
+  const auth = useAuthActions();
+  const machine = useMemo(() => profileMachine.provide({ actions: { userChanged: (_, { user }) => auth.userUpdated(user) } }), [auth]);
   const [snapshot, send] = useMachine(machine, { input: { userId } });
   const { profile, error, notice } = snapshot.context;
 
@@ -105,8 +107,8 @@ function Detail({ term, value }: { term: string; value: string }) {
   );
 }
 
-/** Shown, not editable, and never sent (spec section 2). */
-function Preferences({ profile }: { profile: User }) {
+/** The email preferences are shown, not editable, and never sent. */
+function Preferences({ profile }: { profile: UserProfile }) {
   return (
     <fieldset className="preferences" disabled>
       <legend>Email preferences</legend>
@@ -121,7 +123,7 @@ function Preferences({ profile }: { profile: User }) {
   );
 }
 
-function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: User; saving: boolean; onSave: (values: ProfileForm) => void; onCancel: () => void }) {
+function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: UserProfile; saving: boolean; onSave: (values: ProfileForm) => void; onCancel: () => void }) {
   // Built from the saved profile each time edit mode opens, so Cancel (which unmounts it) restores.
   const { register, handleSubmit, formState } = useForm<ProfileForm>({
     resolver: zodResolver(profileSchema),
@@ -130,10 +132,10 @@ function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: User; s
   return (
     <form onSubmit={handleSubmit(onSave)} noValidate aria-label="Edit profile">
       <div className="form-pair">
-        <Field label="First name" autoComplete="given-name" registration={register('firstName')} error={formState.errors.firstName?.message} />
-        <Field label="Last name" autoComplete="family-name" registration={register('lastName')} error={formState.errors.lastName?.message} />
+        <FormField label="First name" autoComplete="given-name" registration={register('firstName')} error={formState.errors.firstName?.message} />
+        <FormField label="Last name" autoComplete="family-name" registration={register('lastName')} error={formState.errors.lastName?.message} />
       </div>
-      <Field label="Phone" type="tel" autoComplete="tel" registration={register('phone')} error={formState.errors.phone?.message} />
+      <FormField label="Phone" type="tel" autoComplete="tel" registration={register('phone')} error={formState.errors.phone?.message} />
       <div className="field">
         <label htmlFor="profile-email">Email</label>
         <input id="profile-email" className="input" value={profile.email} readOnly aria-describedby="profile-email-hint" />
@@ -146,8 +148,9 @@ function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: User; s
   );
 }
 
-function SecuritySection({ user }: { user: User }) {
+function SecuritySection({ user }: { user: UserProfile }) {
   const navigate = useNavigate();
+  const auth = useAuthActions();
   const machine = useMemo(
     () =>
       securityMachine.provide({
@@ -158,7 +161,7 @@ function SecuritySection({ user }: { user: User }) {
           },
         },
       }),
-    [navigate],
+    [auth, navigate],
   );
   const [snapshot, send] = useMachine(machine, { input: { userId: user.id } });
   const { error, notice } = snapshot.context;
@@ -222,23 +225,31 @@ function EmailChangeEditor({ currentEmail, saving, onSubmit, onCancel }: { curre
   const { register, handleSubmit, formState } = useForm<EmailChangeForm>({ resolver: zodResolver(schema), defaultValues: { newEmail: '', confirmEmail: '' } });
   return (
     <form onSubmit={handleSubmit(({ newEmail }) => onSubmit(newEmail))} noValidate aria-label="Change email">
-      <Field label="New email" type="email" autoComplete="email" registration={register('newEmail')} error={formState.errors.newEmail?.message} />
-      <Field label="Confirm new email" type="email" autoComplete="email" registration={register('confirmEmail')} error={formState.errors.confirmEmail?.message} />
+      <FormField label="New email" type="email" autoComplete="email" registration={register('newEmail')} error={formState.errors.newEmail?.message} />
+      <FormField label="Confirm new email" type="email" autoComplete="email" registration={register('confirmEmail')} error={formState.errors.confirmEmail?.message} />
       <FormActions saving={saving} label="Update Email" savingLabel="Updating…" onCancel={onCancel} />
     </form>
   );
 }
 
 function PasswordChangeEditor({ saving, onSubmit, onCancel }: { saving: boolean; onSubmit: (current: string, next: string) => void; onCancel: () => void }) {
-  const { register, handleSubmit, formState } = useForm<PasswordChangeForm>({
+  const { register, handleSubmit, formState, control } = useForm<PasswordChangeForm>({
     resolver: zodResolver(passwordChangeSchema),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
+  const newPassword = useWatch({ control, name: 'newPassword' });
   return (
     <form onSubmit={handleSubmit(({ currentPassword, newPassword }) => onSubmit(currentPassword, newPassword))} noValidate aria-label="Change password">
-      <Field label="Current password" type="password" autoComplete="current-password" registration={register('currentPassword')} error={formState.errors.currentPassword?.message} />
-      <Field label="New password" type="password" autoComplete="new-password" registration={register('newPassword')} error={formState.errors.newPassword?.message} />
-      <Field label="Confirm new password" type="password" autoComplete="new-password" registration={register('confirmPassword')} error={formState.errors.confirmPassword?.message} />
+      <FormField label="Current password" type="password" autoComplete="current-password" registration={register('currentPassword')} error={formState.errors.currentPassword?.message} />
+      <FormField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        registration={register('newPassword')}
+        error={formState.errors.newPassword?.message}
+        hint={<PasswordRulesList password={newPassword} />}
+      />
+      <FormField label="Confirm new password" type="password" autoComplete="new-password" registration={register('confirmPassword')} error={formState.errors.confirmPassword?.message} />
       <FormActions saving={saving} label="Update Password" savingLabel="Updating…" onCancel={onCancel} />
     </form>
   );

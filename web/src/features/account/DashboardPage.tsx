@@ -2,15 +2,16 @@ import { useMachine } from '@xstate/react';
 import { Link } from 'react-router';
 import { Banner } from '../../components/Banner';
 import { useAuth } from '../../lib/auth/session';
+import { listingPath } from '../../lib/listing';
 import { formatUsd } from '../../lib/money';
 import { RECENT_BIDS_LIMIT, type UserBid } from './api';
-import { bidStanding, listingPath, summarizeBids } from './bid-summary';
+import { bidStanding, summarizeBids } from './bid-summary';
 import { myBidsMachine } from './bids-machine';
 import './account.css';
 
 const placedAt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** /dashboard (spec section 2): Quick Stats, Recent Activity and Actions, from the user's real bids. */
+/** /dashboard: Quick Stats, Recent Activity and Actions, from the user's real bids. */
 export function DashboardPage() {
   const { user } = useAuth();
   const [snapshot, send] = useMachine(myBidsMachine);
@@ -100,7 +101,8 @@ function RecentActivity({ bids }: { bids: readonly UserBid[] }) {
   return (
     <ul className="activity" aria-label="Your recent bids">
       {bids.map((bid) => {
-        const path = listingPath(bid);
+        // The history names the listing's id and slug together, or neither when it does not know the listing.
+        const path = bid.listingId === null ? null : listingPath({ id: bid.listingId, slug: bid.listingSlug });
         const standing = bidStanding(bid);
         const title = bid.listingTitle ?? 'A listing';
         return (

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { favourites, type Favourite } from '../../lib/favourites';
+import { listingPath } from '../../lib/listing';
 import { formatCardPrice } from '../../lib/money';
 import { formatTimeLeft } from '../../lib/time-left';
-import { favouritePath } from './favourite-filters';
 
 /** Saved items as cards: what was saved on this device, with the real time left and a way to remove each. */
 export function FavouriteGrid({ items, now, label }: { items: readonly Favourite[]; now: number; label: string }) {
@@ -10,7 +10,7 @@ export function FavouriteGrid({ items, now, label }: { items: readonly Favourite
     <ul className="favourite-grid" aria-label={label}>
       {items.map((item) => (
         <li key={item.id} className="card favourite-card" data-testid="favourite-card">
-          <Link to={favouritePath(item)} className="favourite-card__link">
+          <Link to={listingPath(item)} className="favourite-card__link">
             <div className="favourite-card__image">
               {item.imageUrl ? <img src={item.imageUrl} alt="" loading="lazy" width={400} height={300} /> : <span aria-hidden="true">🏷</span>}
             </div>

@@ -11,7 +11,7 @@ import './account.css';
 const TABS = ['Now live', 'Products', 'Events', 'Categories'] as const;
 type Tab = (typeof TABS)[number];
 
-/** The favourites page (spec section 2): tabs Now live, Products, Events, Categories; favourites are kept on this device. */
+/** The favourites page: tabs Now live, Products, Events, Categories; favourites are kept on this device. */
 export function FavouritesPage() {
   const { status } = useAuth();
   const saved = useFavourites();

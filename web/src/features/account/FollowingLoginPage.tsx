@@ -6,7 +6,7 @@ import { FavouriteGrid } from './FavouriteGrid';
 import { useNow } from './useNow';
 import './account.css';
 
-/** /following-login (spec section 2): the followed items (the favourites), or a prompt to sign in. */
+/** /following-login (the header's heart): the followed items (the favourites), and a prompt to sign in when signed out. */
 export function FollowingLoginPage() {
   const { status } = useAuth();
   const saved = useFavourites();

@@ -1,3 +1,4 @@
+import type { AuctionStatus } from '../../../../api/contracts/auctions';
 import type { UserBid } from './api';
 
 /** The dashboard's figures, from the user's real bids (what the history call says, nothing invented). */
@@ -11,7 +12,7 @@ export interface BidSummary {
   readonly won: number;
 }
 
-const OPEN_STATUSES = new Set(['ACTIVE', 'PENDING']);
+const OPEN_STATUSES: ReadonlySet<AuctionStatus> = new Set(['ACTIVE', 'PENDING']);
 
 export function summarizeBids(bids: readonly UserBid[]): BidSummary {
   const placed = bids.filter((bid) => bid.kind !== 'MAXIMUM' && bid.status === 'ACCEPTED');
@@ -38,12 +39,5 @@ export function bidStanding(bid: UserBid): BidStanding {
   if (bid.auctionStatus && OPEN_STATUSES.has(bid.auctionStatus)) return bid.isLeading ? 'Leading' : 'Outbid';
   if (bid.auctionStatus === 'CANCELLED') return 'Cancelled';
   if (bid.auctionStatus === 'ENDED') return bid.isWinner ? 'Won' : 'Ended';
-  return null;
-}
-
-/** Where a bid's listing lives (spec section 2: by slug, else by id). */
-export function listingPath(bid: Pick<UserBid, 'listingSlug' | 'listingId'>): string | null {
-  if (bid.listingSlug) return `/marketplace/${encodeURIComponent(bid.listingSlug)}`;
-  if (bid.listingId) return `/marketplace/listing/${encodeURIComponent(bid.listingId)}`;
   return null;
 }

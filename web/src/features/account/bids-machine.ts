@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { fetchMyBids, unlessAborted, type UserBid } from './api';
+import { unlessAborted } from '../../lib/api-client';
+import { fetchMyBids, type UserBid } from './api';
 
 /** The dashboard's one call: loading, then the bids or an error with Try Again. */
 export const myBidsMachine = setup({

@@ -4,7 +4,3 @@ import type { Favourite } from '../../lib/favourites';
 export function liveFavourites(saved: readonly Favourite[], now: number): Favourite[] {
   return saved.filter((item) => item.status === 'LIVE' && (item.endsAt === null || new Date(item.endsAt).getTime() > now));
 }
-
-export function favouritePath(item: Pick<Favourite, 'slug' | 'id'>): string {
-  return item.slug ? `/marketplace/${encodeURIComponent(item.slug)}` : `/marketplace/listing/${encodeURIComponent(item.id)}`;
-}

@@ -1,11 +1,12 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { User } from '../../lib/auth/auth-machine';
-import { fetchProfile, saveProfile, unlessAborted, type ProfileValues } from './api';
-import { failureWithReason } from './security-rules';
+import type { UserProfile } from '../../../../api/contracts/accounts';
+import { unlessAborted } from '../../lib/api-client';
+import { fetchProfile, saveProfile } from './api';
+import { failureWithReason, type ProfileFormValues } from './security-rules';
 
 export interface ProfileContext {
   readonly userId: string;
-  readonly profile: User | null;
+  readonly profile: UserProfile | null;
   readonly error: string | null;
   readonly notice: string | null;
 }
@@ -13,14 +14,14 @@ export interface ProfileContext {
 export type ProfileEvent =
   | { type: 'EDIT' }
   | { type: 'CANCEL' }
-  | { type: 'SAVE'; values: ProfileValues }
+  | { type: 'SAVE'; values: ProfileFormValues }
   | { type: 'RETRY' }
   | { type: 'DISMISS' };
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : null);
 
 /**
- * Spec section 4, "Profile": loaded fresh from the server, view mode to edit mode, Cancel
+ * The profile: loaded fresh from the server, view mode to edit mode, Cancel
  * restores (the form is rebuilt from the saved profile), Save writes and returns to view mode.
  * `userChanged` tells the session about the saved user; the page provides it.
  */
@@ -31,11 +32,11 @@ export const profileMachine = setup({
     input: {} as { userId: string },
   },
   actors: {
-    loadProfile: fromPromise<User, { userId: string }>(({ input, signal }) => unlessAborted(signal, (aborted) => fetchProfile(input.userId, aborted))),
-    saveProfile: fromPromise<User, { userId: string; values: ProfileValues }>(({ input }) => saveProfile(input.userId, input.values)),
+    loadProfile: fromPromise<UserProfile, { userId: string }>(({ input, signal }) => unlessAborted(signal, (aborted) => fetchProfile(input.userId, aborted))),
+    saveProfile: fromPromise<UserProfile, { userId: string; values: ProfileFormValues }>(({ input }) => saveProfile(input.userId, input.values)),
   },
   actions: {
-    userChanged: (_, _params: { user: User }) => {},
+    userChanged: (_, _params: { user: UserProfile }) => {},
   },
 }).createMachine({
   id: 'profile',

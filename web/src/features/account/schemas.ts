@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailChangeProblem, passwordChangeProblem, profileProblem } from './security-rules';
 
-/** One schema per form; each reports its first problem only, in the spec's order. */
+/** One schema per form; each reports its first problem only, in the rules' order. */
 
 export const profileSchema = z
   .object({ firstName: z.string(), lastName: z.string(), phone: z.string() })

@@ -1,9 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { User } from '../../lib/auth/auth-machine';
+import type { UserProfile } from '../../../../api/contracts/accounts';
 import { changeEmail, changePassword } from './api';
 import { failureWithReason } from './security-rules';
 
-/** Spec section 9: the user is signed out this long after a password change. */
+/** The user is signed out this long after a password change, long enough to read that it worked. */
 export const LOGOUT_AFTER_PASSWORD_CHANGE_MS = 2000;
 
 export const EMAIL_UPDATED = 'Email updated successfully';
@@ -26,9 +26,9 @@ export type SecurityEvent =
 const reason = (error: unknown) => (error instanceof Error ? error.message : null);
 
 /**
- * Spec section 2, "Security section": the active section is none, email or password. A changed
- * email updates the session's user; a changed password ends every session on the server, so the
- * page signs out 2000 ms later (spec section 4). `userChanged` and `signOut` are provided by the page.
+ * The Security & Privacy tab: the open editor is none, email or password. A changed email updates
+ * the session's user; a changed password ends every session on the server, so the page signs out
+ * 2000 ms later. `userChanged` and `signOut` are provided by the page.
  */
 export const securityMachine = setup({
   types: {
@@ -37,13 +37,13 @@ export const securityMachine = setup({
     input: {} as { userId: string },
   },
   actors: {
-    changeEmail: fromPromise<User, { userId: string; newEmail: string }>(({ input }) => changeEmail(input.userId, input.newEmail)),
+    changeEmail: fromPromise<UserProfile, { userId: string; newEmail: string }>(({ input }) => changeEmail(input.userId, input.newEmail)),
     changePassword: fromPromise<unknown, { userId: string; currentPassword: string; newPassword: string }>(({ input }) =>
       changePassword(input.userId, input.currentPassword, input.newPassword),
     ),
   },
   actions: {
-    userChanged: (_, _params: { user: User }) => {},
+    userChanged: (_, _params: { user: UserProfile }) => {},
     signOut: () => {},
   },
   delays: { logoutDelay: LOGOUT_AFTER_PASSWORD_CHANGE_MS },

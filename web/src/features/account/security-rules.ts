@@ -1,6 +1,6 @@
-/** Spec section 5, "Email change" and "Password change", as pure checks: the first problem, or null. */
+/** The email-change and password-change rules as pure checks: the first problem, or null. */
 
-import { isEmailAddress, passwordProblem } from '../../../../api/contracts/accounts';
+import { isEmailAddress, passwordProblem } from '../../../../api/contracts/account-rules';
 
 export interface EmailChangeValues {
   readonly newEmail: string;
@@ -27,7 +27,7 @@ export interface PasswordChangeValues {
 export type PasswordChangeProblem = { field: keyof PasswordChangeValues; message: string } | null;
 
 export function passwordChangeProblem(values: PasswordChangeValues): PasswordChangeProblem {
-  // Unlike the spec's client, the current password is required and sent (design.md).
+  // The current password is required and sent: the server checks it before changing anything (design.md).
   if (values.currentPassword === '') return { field: 'currentPassword', message: 'Current password is required' };
   // The server's rules, all of them: a new password the server would refuse is refused here first.
   const weak = passwordProblem(values.newPassword);
@@ -48,7 +48,7 @@ export function profileProblem(values: ProfileFormValues): { field: keyof Profil
   return null;
 }
 
-/** "Failed to update email: <server reason>" (spec section 8 with the reason the server gave). */
+/** "Failed to update email: <server reason>", or the prefix alone when the server gave none. */
 export function failureWithReason(prefix: string, reason: string | null | undefined): string {
   return reason ? `${prefix}: ${reason}` : prefix;
 }

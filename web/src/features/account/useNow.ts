@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** The current time, refreshed every `everyMs` (spec section 9: countdowns refresh every 60 s). */
+/** The current time, refreshed every `everyMs` (countdowns show minutes: every 60 s keeps them right). */
 export function useNow(everyMs = 60_000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -1,12 +1,12 @@
 import { useMachine } from '@xstate/react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Banner } from '../../components/Banner';
-import { auth } from '../../lib/auth/session';
+import { useAuthActions } from '../../lib/auth/session';
 import { dashboardFiguresMachine, formatShare } from './analytics-machine';
 import './admin.css';
 
 /**
- * The admin area (spec section 2, "Admin shell and dashboard"): the shell's header and the
+ * The admin area: the shell's header (Dashboard, Analytics, Bulk Import, View Site, Logout) and the
  * dashboard's header cards with real figures. The admin tools come in a later release; until
  * then every /admin/* path lands here and says so.
  */
@@ -35,6 +35,7 @@ export function AdminDashboardPage() {
 
 function AdminHeader() {
   const navigate = useNavigate();
+  const auth = useAuthActions();
   return (
     <div className="admin-shell">
       <p className="admin-shell__title">Provenance Admin</p>

@@ -1,12 +1,13 @@
 import { Link, useNavigate } from 'react-router';
-import { auth } from '../../lib/auth/session';
+import { useAuthActions } from '../../lib/auth/session';
 import { SignInForm } from './AuthForms';
 import { AuthLayout } from './AuthLayout';
 import { LOGIN_FAILED } from './password-rules';
 
-/** /admin/login (spec section 5, "Admin login"): the server refuses a non-admin with its own words, shown as they are. */
+/** /admin/login: the server refuses a non-admin with its own words ("This account does not have admin access"), shown as they are. */
 export function AdminLoginPage() {
   const navigate = useNavigate();
+  const auth = useAuthActions();
 
   return (
     <AuthLayout

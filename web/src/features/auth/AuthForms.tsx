@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Banner } from '../../components/Banner';
-import { auth } from '../../lib/auth/session';
+import { FormField } from '../../components/FormField';
+import { PasswordRulesList } from '../../components/PasswordRulesList';
+import { useAuthActions } from '../../lib/auth/session';
 import type { Credentials } from '../../lib/auth/auth-machine';
-import { FormField } from './FormField';
 import { LOGIN_FAILED, registrationFailureMessage } from './password-rules';
-import { PasswordRulesList } from './PasswordRulesList';
 import { loginSchema, registerSchema, type LoginForm, type RegisterForm } from './schemas';
 
 /**
@@ -15,16 +15,17 @@ import { loginSchema, registerSchema, type LoginForm, type RegisterForm } from '
  */
 
 interface SignInFormProps {
-  /** auth.signIn, or auth.adminSignIn for the admin area. */
+  /** The session's signIn by default; its adminSignIn for the admin area. */
   readonly signIn?: (credentials: Credentials) => Promise<{ user: unknown; error: string | null }>;
-  /** The words a refusal shows: by default the spec's "Invalid email or password" for any failure. */
+  /** The words a refusal shows: by default "Invalid email or password" for any failure. */
   readonly failureMessage?: (error: string | null) => string;
   readonly onSignedIn: () => void;
   readonly label: string;
   readonly emailAutoComplete?: 'email' | 'username';
 }
 
-export function SignInForm({ signIn = (credentials) => auth.signIn(credentials), failureMessage = () => LOGIN_FAILED, onSignedIn, label, emailAutoComplete = 'email' }: SignInFormProps) {
+export function SignInForm({ signIn, failureMessage = () => LOGIN_FAILED, onSignedIn, label, emailAutoComplete = 'email' }: SignInFormProps) {
+  const auth = useAuthActions();
   const [failure, setFailure] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginForm>({
     resolver: zodResolver(loginSchema),
@@ -32,7 +33,7 @@ export function SignInForm({ signIn = (credentials) => auth.signIn(credentials),
   });
   const submit = handleSubmit(async ({ email, password }) => {
     setFailure(null);
-    const { user, error } = await signIn({ email: email.trim(), password });
+    const { user, error } = await (signIn ?? auth.signIn)({ email: email.trim(), password });
     if (user) onSignedIn();
     else setFailure(failureMessage(error));
   });
@@ -55,8 +56,9 @@ interface RegisterFormProps {
   readonly rulesBeforeTyping?: boolean;
 }
 
-/** Spec section 5's register rules, checked in its order, one message at a time, with the live list of unmet password rules. */
+/** The register rules, checked in order, one message at a time, with the live list of unmet password rules. */
 export function RegisterForm({ onSignedIn, label, rulesBeforeTyping = true }: RegisterFormProps) {
+  const auth = useAuthActions();
   const [failure, setFailure] = useState<string | null>(null);
   const { register, handleSubmit, formState, control } = useForm<RegisterForm>({
     resolver: zodResolver(registerSchema),

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import './auth.css';
 
-/** Spec section 2, "Authentication pages": the lowercase product title, a page title, an optional subtitle, a card holding the form. */
+/** The sign-in pages' frame: the lowercase product title, a page title, an optional subtitle, a card holding the form. */
 export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: string; children: ReactNode; footer?: ReactNode }) {
   return (
     <div className="auth-page">

@@ -10,8 +10,9 @@ const TITLES: Record<AuthModalMode, string> = { login: 'Sign in', register: 'Cre
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
- * The one auth modal (spec section 2): login and register modes, social buttons that tell the
- * truth, focus kept inside while open, Escape closes, focus goes back to whatever opened it.
+ * The one auth modal, opened from the header or by a bid while signed out: login and register
+ * modes, social buttons that tell the truth, focus kept inside while open, Escape closes, focus
+ * goes back to whatever opened it.
  */
 export function AuthModal() {
   const { open, mode, afterSignIn } = useAuthModal();
@@ -23,6 +24,12 @@ function OpenAuthModal({ mode, afterSignIn }: { mode: AuthModalMode; afterSignIn
   const dialog = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const [notice, setNotice] = useState<string | null>(null);
+  // A notice belongs to the mode it was shown in: switching modes drops it (adjusted while rendering, not after).
+  const [noticeMode, setNoticeMode] = useState(mode);
+  if (noticeMode !== mode) {
+    setNoticeMode(mode);
+    setNotice(null);
+  }
 
   // Remember the opener once, give it its focus back when the modal goes away.
   useEffect(() => {
@@ -39,7 +46,6 @@ function OpenAuthModal({ mode, afterSignIn }: { mode: AuthModalMode; afterSignIn
 
   // A mode switch keeps the modal open: move focus to the new form's first field.
   useEffect(() => {
-    setNotice(null);
     dialog.current?.querySelector<HTMLElement>('input')?.focus();
   }, [mode]);
 

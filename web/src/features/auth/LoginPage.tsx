@@ -2,7 +2,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { SignInForm } from './AuthForms';
 import { AuthLayout } from './AuthLayout';
 
-/** /login (spec section 2): back to where the guard sent the user from, else /dashboard. */
+/** /login: back to where the guard sent the user from, else /dashboard. */
 export function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();

@@ -2,7 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import { RegisterForm } from './AuthForms';
 import { AuthLayout } from './AuthLayout';
 
-/** /register (spec sections 2 and 5): rules checked in the spec's order, one message at a time; success goes to /dashboard. */
+/** /register: the rules checked in order, one message at a time; success goes to /dashboard. */
 export function RegisterPage() {
   const navigate = useNavigate();
 

@@ -1,10 +1,9 @@
 /**
- * The register rules of spec section 5, as pure functions: the forms, the live list under the
- * password field and the unit tests all read the same words. The server checks the same rules.
+ * The sign-in and register rules as pure functions, so that the forms and the unit tests read the
+ * same words. The password rules are the server's own (api/contracts/account-rules.ts).
  */
 
-export { PASSWORD_RULES, unmetPasswordRules } from '../../../../api/contracts/accounts';
-import { isEmailAddress, passwordProblem } from '../../../../api/contracts/accounts';
+import { isEmailAddress, passwordProblem } from '../../../../api/contracts/account-rules';
 
 export interface RegisterValues {
   readonly firstName: string;
@@ -21,7 +20,7 @@ export interface FieldProblem<Field extends string> {
   readonly message: string;
 }
 
-/** The first unmet register rule, checked in the spec's order (section 5); null when all pass. */
+/** The first unmet register rule, checked in this order: names, email, password, confirmation; null when all pass. */
 export function registerProblem(values: RegisterValues): FieldProblem<RegisterField> | null {
   if (values.firstName.trim() === '') return { field: 'firstName', message: 'First name is required' };
   if (values.lastName.trim() === '') return { field: 'lastName', message: 'Last name is required' };
@@ -45,14 +44,14 @@ export function loginProblem(values: LoginValues): FieldProblem<keyof LoginValue
   return null;
 }
 
-/** Spec section 5, Login: whatever went wrong, the user is told this (the server says the same). */
+/** Whatever went wrong with a sign-in, the user is told this (the server says the same): it never tells which part was wrong. */
 export const LOGIN_FAILED = 'Invalid email or password';
 export const REGISTRATION_FAILED = 'Registration failed. Please try again.';
 
 // Messages that come from the transport or the session's own fallback, not from the server's answer.
 const NOT_FROM_THE_SERVER = new Set(['Registration failed', 'Network error', 'Failed to fetch', 'The server took too long to answer', 'Invalid access token']);
 
-/** The server's reason when it gave one the user can act on (e.g. the email is taken), else the spec's words. */
+/** The server's reason when it gave one the user can act on (e.g. the email is taken), else "Registration failed. Please try again." */
 export function registrationFailureMessage(error: string | null | undefined): string {
   if (!error || NOT_FROM_THE_SERVER.has(error) || /^HTTP \d+$/.test(error)) return REGISTRATION_FAILED;
   return error;

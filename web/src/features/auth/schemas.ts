@@ -3,7 +3,7 @@ import { loginProblem, registerProblem } from './password-rules';
 
 /**
  * One schema per form. The rules live in password-rules.ts; the schema reports only the first
- * unmet one so that the form shows the spec's messages one at a time, in the spec's order.
+ * unmet one so that the form shows one message at a time, in the rules' order.
  */
 export const registerSchema = z
   .object({

@@ -15,5 +15,5 @@ export async function googleSignInAvailability(): Promise<string> {
   }
 }
 
-/** Spec section 8: "{provider} login not implemented yet". */
+/** Apple sign-in is not offered by the server: the button says so in the words used for any such provider. */
 export const APPLE_UNAVAILABLE = 'Apple login not implemented yet';

@@ -20,7 +20,7 @@ const pageMachine = listingPageMachine.provide({
   },
 });
 
-/** /marketplace/:slug and /marketplace/listing/:id (spec section 2): the API takes either. */
+/** /marketplace/:slug, or /marketplace/listing/:id for a listing without a slug: the API takes either. */
 export function ListingDetailPage() {
   const { slug, id } = useParams();
   const slugOrId = id ?? slug ?? '';

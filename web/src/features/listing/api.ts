@@ -10,7 +10,7 @@ export type { Auction, ChainOfCustody, PlacedBid, Purchase };
 /** A bid in the panel's history, from the history call or a live message: the auction is the panel's own. */
 export type Bid = Omit<AuctionBid, 'auctionId'>;
 
-/** The bid history the detail page shows (spec section 9). */
+/** The detail page shows the 10 most recent bids. */
 export const BID_HISTORY_SIZE = 10;
 
 export function fetchListing(slugOrId: string, signal?: AbortSignal): Promise<Listing> {

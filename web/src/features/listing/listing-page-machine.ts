@@ -15,7 +15,7 @@ export interface ListingPageContext {
 }
 
 /**
- * The detail page's data (spec section 2): the listing and its auction, read once; a 404 is
+ * The detail page's data: the listing and its auction, read once; a 404 is
  * "Listing Not Found", any other failure "Error Loading Listing" with Try Again. No fallback data.
  */
 export const listingPageMachine = setup({

@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Banner } from '../../components/Banner';
 import type { Listing } from './api';
@@ -18,18 +18,19 @@ import {
 } from './marketplace-query';
 import './marketplace.css';
 
-/** Spec section 9. */
+/** The search waits for a 300 ms pause in typing; 6 placeholders while loading; up to 2 featured lots. */
 const SEARCH_DEBOUNCE_MS = 300;
 const SKELETON_COUNT = 6;
 const FEATURED_COUNT = 2;
-/** Cards show minutes: refreshing once a minute keeps them right (spec section 4: 60 s). */
+/** Cards show minutes: refreshing once a minute keeps them right. */
 const CLOCK_TICK_MS = 60_000;
 
-/** The public marketplace (spec section 2): search, chips, count, sort, Featured, All Listings. */
+/** The public marketplace: search, chips, count, sort, Featured, All Listings. */
 export function MarketplacePage() {
   const [params, setParams] = useSearchParams();
-  const state = readMarketplaceState(params);
-  const request = useMemo(() => toListingsRequest(state), [state.search, state.chip, state.sort]);
+  // A new request when the URL changes, not on every render (the machine ignores one that asks for the same listings).
+  const state = useMemo(() => readMarketplaceState(params), [params]);
+  const request = useMemo(() => toListingsRequest(state), [state]);
   const [snapshot, send] = useMachine(marketplaceMachine, { input: { request } });
   const now = useMinuteClock();
 
@@ -172,34 +173,27 @@ function pickFeatured(items: readonly Listing[]): Listing[] {
 /** The box follows the URL (Back, a shared link) and writes to it 300 ms after the last keystroke. */
 function SearchBox({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
   const [draft, setDraft] = useState(value);
-  const written = useRef(value);
-  const latest = useRef(onSearch);
-  latest.current = onSearch;
+  // When the URL's search changes to something other than what is typed (Back, Clear filters), the
+  // box shows it; the box's own writes arrive as what is typed and leave the draft alone.
+  const [followed, setFollowed] = useState(value);
+  if (followed !== value) {
+    setFollowed(value);
+    if (draft.trim() !== value) setDraft(value);
+  }
 
-  useEffect(() => {
-    if (value !== written.current) {
-      written.current = value;
-      setDraft(value);
-    }
-  }, [value]);
-
+  // The page's latest callback, without restarting the wait each time the page renders.
+  const search = useEffectEvent(onSearch);
   useEffect(() => {
     const wanted = draft.trim();
-    if (wanted === written.current) return;
-    const timer = setTimeout(() => {
-      written.current = wanted;
-      latest.current(wanted);
-    }, SEARCH_DEBOUNCE_MS);
+    if (wanted === value) return;
+    const timer = setTimeout(() => search(wanted), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [draft]);
+  }, [draft, value]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const wanted = draft.trim();
-    if (wanted !== written.current) {
-      written.current = wanted;
-      onSearch(wanted);
-    }
+    if (wanted !== value) onSearch(wanted);
   };
 
   return (

@@ -3,19 +3,20 @@ import { apiRequest } from '../../lib/api-client';
 export type { Listing } from '../../lib/listing';
 import type { Listing } from '../../lib/listing';
 import type { Page } from '../../../../api/contracts/common';
+import type { ListingCategory, ListingTag } from '../../../../api/contracts/listings';
 
 export type ListingPage = Page<Listing>;
 
 /** What the API is asked for, already mapped from the page's chip and sort (see marketplace-query.ts). */
 export interface ListingsRequest {
   readonly search: string;
-  readonly category: string | null;
-  readonly tag: string | null;
+  readonly category: ListingCategory | null;
+  readonly tag: ListingTag | null;
   /** "{field},{direction}" */
   readonly sort: string;
 }
 
-/** Spec section 9: the marketplace pages by 20. */
+/** The marketplace pages by 20. */
 export const PAGE_SIZE = 20;
 
 export function fetchListings(request: ListingsRequest, page: number, signal?: AbortSignal): Promise<ListingPage> {

@@ -18,14 +18,14 @@ export type MarketplaceEvent =
   | { readonly type: 'LOAD_MORE' }
   | { readonly type: 'RETRY' };
 
-/** Spec section 8: "Failed to fetch listings: {status text}"; the browser's own words for a lost connection say nothing. */
+/** "Failed to fetch listings: {the server's reason}"; the browser's own words for a lost connection say nothing, so "Network error". */
 const failure = (error: unknown) =>
   `Failed to fetch listings: ${error instanceof ApiError && error.code === 'NETWORK' ? 'Network error' : errorMessage(error, 'Network error')}`;
 
 /**
- * The marketplace's results (spec section 4, "Marketplace paging"): a new search, chip or sort
- * replaces them from page 0; Load More appends the next page. A request in flight is stopped when
- * a newer one starts (its fetch aborted, its answer ignored), so a stale answer never lands.
+ * The marketplace's results: a new search, chip or sort replaces them from page 0; Load More
+ * appends the next page. A request in flight is stopped when a newer one starts (its fetch
+ * aborted, its answer ignored), so a stale answer never lands.
  */
 export const marketplaceMachine = setup({
   types: {

@@ -1,8 +1,10 @@
+import type { ListingCategory, ListingTag } from '../../../../api/contracts/listings';
 import type { ListingsRequest } from './api';
 
 /**
  * The marketplace's state lives in the URL (?search=&category=&sort=) so that a reload, a shared
- * link and Back all keep it. This module maps that state to the API's query (spec section 9).
+ * link and Back all keep it. This module maps that state to the API's query: a chip to a category
+ * or a tag, a sort to "{field},{direction}".
  */
 
 export const SORTS = [
@@ -15,7 +17,7 @@ export const SORTS = [
   { id: 'title-desc', label: 'Title Z to A', api: 'title,desc' },
 ] as const;
 export type SortId = (typeof SORTS)[number]['id'];
-/** Spec section 9: createdAt descending. */
+/** Newest first (createdAt descending). */
 export const DEFAULT_SORT: SortId = 'newest';
 
 export const CHIPS = [
@@ -24,10 +26,10 @@ export const CHIPS = [
   { id: 'equipment', label: 'Equipment', category: 'EQUIPMENT' },
   { id: 'footwear', label: 'Footwear', category: 'FOOTWEAR' },
   { id: 'accessories', label: 'Accessories', category: 'ACCESSORIES' },
-  // The spec sends no category for these two; we make them mean what they say.
+  // Not categories: Signed filters by the tag, Ending Soon sorts by the end.
   { id: 'signed', label: 'Signed', tag: 'SIGNED' },
   { id: 'ending-soon', label: 'Ending Soon', sort: 'ending-soon' },
-] as const satisfies ReadonlyArray<{ id: string; label: string; category?: string; tag?: string; sort?: SortId }>;
+] as const satisfies ReadonlyArray<{ id: string; label: string; category?: ListingCategory; tag?: ListingTag; sort?: SortId }>;
 export type ChipId = (typeof CHIPS)[number]['id'];
 
 export interface MarketplaceState {

@@ -1,45 +1,20 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { LoginRequest, RegisterRequest, SessionTokens, UserProfile } from '../../../../api/contracts/accounts';
 import { refreshDelay } from './tokens';
 
-/** Spec section 3, Session: what the auth endpoints answer. */
-export interface Session {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly expiresIn: number;
-}
-
-/** Spec section 3, User profile. */
-export interface User {
-  readonly id: string;
-  readonly email: string;
-  readonly firstName: string;
-  readonly lastName: string;
-  readonly phone: string | null;
-  readonly status: string;
-  readonly roles: readonly string[];
-  readonly createdAt: string;
-  readonly marketingOptIn: boolean;
-  readonly transactionalOptOut: boolean;
-}
-
 export interface SignedIn {
-  readonly user: User;
-  readonly session: Session;
+  readonly user: UserProfile;
+  readonly session: SessionTokens;
 }
 
-export interface Credentials {
-  readonly email: string;
-  readonly password: string;
-}
+export type Credentials = LoginRequest;
 
-export interface Registration extends Credentials {
-  readonly firstName: string;
-  readonly lastName: string;
-}
+/** What the register form sends: every field the server asks for (its schema leaves them optional to word each refusal). */
+export type Registration = Required<Pick<RegisterRequest, 'firstName' | 'lastName' | 'email' | 'password'>>;
 
 export interface AuthContext {
-  readonly user: User | null;
-  readonly session: Session | null;
+  readonly user: UserProfile | null;
+  readonly session: SessionTokens | null;
   readonly error: string | null;
 }
 
@@ -48,7 +23,7 @@ export type AuthEvent =
   | { type: 'ADMIN_SIGN_IN'; credentials: Credentials }
   | { type: 'REGISTER'; registration: Registration }
   | { type: 'SIGN_OUT' }
-  | { type: 'USER_UPDATED'; user: User }
+  | { type: 'USER_UPDATED'; user: UserProfile }
   | { type: 'CLEAR_ERROR' };
 
 const signedOutContext = { user: null, session: null } as const;
@@ -58,10 +33,10 @@ function failure(error: unknown, fallback: string): string {
 }
 
 /**
- * The session (spec section 4, "Auth state"): restored from storage before any guard decides;
- * sign-in and registration fetch the user with the new token before anything is stored; the
- * session refreshes itself 300 s before the access token expires (at once if it has), and a
- * failed refresh signs out; sign-out always ends signed out, whatever the server answers.
+ * The session: restored from storage before any guard decides; sign-in and registration fetch the
+ * user with the new token before anything is stored; the session refreshes itself 300 s before
+ * the access token expires (at once if it has), and a failed refresh signs out; sign-out always
+ * ends signed out, whatever the server answers.
  *
  * The calls are actors the app provides (lib/auth/session.ts) and tests replace.
  */
@@ -81,10 +56,10 @@ export const authMachine = setup({
     register: fromPromise<SignedIn, Registration>(async () => {
       throw new Error('register not provided');
     }),
-    refresh: fromPromise<Session, { session: Session }>(async () => {
+    refresh: fromPromise<SessionTokens, { session: SessionTokens }>(async () => {
       throw new Error('refresh not provided');
     }),
-    signOut: fromPromise<void, { session: Session | null }>(async () => undefined),
+    signOut: fromPromise<void, { session: SessionTokens | null }>(async () => undefined),
   },
   delays: {
     refreshDue: ({ context }) => (context.session ? refreshDelay(context.session.accessToken, Date.now()) : 0),

@@ -1,4 +1,4 @@
-/** What the app reads from an access token (spec section 5, "Tokens"): never trusted, only for timing and display. */
+/** What the app reads from an access token: never trusted, only for timing and display. */
 export interface AccessClaims {
   readonly sub: string;
   readonly roles: readonly string[];
@@ -20,7 +20,7 @@ export function readAccessToken(token: string): AccessClaims | null {
   }
 }
 
-/** Refresh this long before the access token expires (spec section 9). */
+/** Refresh this long (300 s) before the access token expires. */
 export const REFRESH_LEAD_MS = 300_000;
 
 /** How long until the session should be refreshed: 0 when that moment has passed (or the token is unreadable). */

@@ -1,6 +1,6 @@
 /** The live feed's messages and events, apart from the socket so that machine tests need no DOM. */
 
-export type { LiveAuctionData, ServerMessage as LiveMessage } from '../../../../../api/contracts/live';
+export type { ServerMessage as LiveMessage } from '../../../../../api/contracts/live';
 import { serverMessageSchema, type ServerMessage } from '../../../../../api/contracts/live';
 
 /**

@@ -1,6 +1,6 @@
-import { PASSWORD_RULES, unmetPasswordRules } from './password-rules';
+import { PASSWORD_RULES, unmetPasswordRules } from '../../../api/contracts/account-rules';
 
-/** The live list under the password field (spec section 5): the rules still unmet, shrinking as the user types. */
+/** The live list under a new-password field: the rules the server enforces that this password does not meet yet, shrinking as the user types. */
 export function PasswordRulesList({ password }: { password: string }) {
   const unmet = unmetPasswordRules(password);
   if (unmet.length === 0) {
