@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
@@ -53,4 +54,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = new URL(`${name}.png`, ARTIFACTS).pathname;
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** The rules a screen is held to: WCAG 2.0, 2.1 and 2.2, levels A and AA. */
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * What axe-core finds wrong with the page as it stands, one line per rule and element, so that a
+ * failing test says what to fix. Empty when the page passes.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${violation.help} at ${node.target.join(' ')}`),
+  );
 }

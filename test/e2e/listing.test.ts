@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Auction } from '../../api/contracts/auctions';
+import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
 import { DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
 
@@ -8,19 +10,8 @@ interface Account {
   readonly password: string;
 }
 
-interface PublicListing {
-  readonly id: string;
-  readonly slug: string;
-  readonly title: string;
-  readonly auctionId: string | null;
-}
-
-interface PublicAuction {
-  readonly isActive: boolean;
-  readonly currentPrice: number;
-  readonly minimumBid: number;
-  readonly endsAt: string;
-}
+type PublicListing = Listing;
+type PublicAuction = Auction;
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -130,7 +121,7 @@ describe('the listing detail page and its live auction panel', () => {
     // Above the next minimum, whatever the increment: the price must not move.
     const maximum = amount + 1000;
     await bidder.getByLabel('Your new maximum').fill(String(maximum));
-    await bidder.getByRole('button', { name: 'Place Bid' }).click();
+    await bidder.getByRole('button', { name: 'Raise Maximum' }).click();
     await bidder.getByText(`You are still the leader at ${usd.format(amount)}; your maximum is now ${usd.format(maximum)}`).waitFor();
     expect(await bidder.getByTestId('current-price').textContent()).toBe(usd.format(amount));
 

@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page as ListingPage } from '../../api/contracts/common';
+import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
 import { DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
 
-interface ApiListing {
-  id: string;
-  title: string;
-  playerName: string | null;
-  price: string;
-  mediaUrls: string[];
-  category: string;
-  tags: string[];
-  endsAt: string | null;
-}
-interface ApiPage {
-  content: ApiListing[];
-  totalElements: number;
-}
+type ApiListing = Listing;
+type ApiPage = ListingPage<Listing>;
 
 /** The marketplace as the API answers it, to compare the page with. */
 async function publicListings(query: string): Promise<ApiPage> {

@@ -62,7 +62,8 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
   // Once ended or cancelled there is nothing to type: only the button says so.
   const over = ended || status === 'CANCELLED';
   const leading = isLeader(facts, userId);
-  const buttonLabel = open ? (placing ? 'Placing bid…' : 'Place Bid') : ended ? 'Auction Ended' : status === 'CANCELLED' ? 'Auction Cancelled' : 'Not Open Yet';
+  const openLabel = placing ? (leading ? 'Raising maximum…' : 'Placing bid…') : leading ? 'Raise Maximum' : 'Place Bid';
+  const buttonLabel = open ? openLabel : ended ? 'Auction Ended' : status === 'CANCELLED' ? 'Auction Cancelled' : 'Not Open Yet';
 
   return (
     <section className="card auction-panel" aria-labelledby={`${ids}-title`}>
