@@ -7,7 +7,7 @@ import { profileMachine } from '../../web/src/features/account/profile-machine';
 import { emailChangeSchema, passwordChangeSchema } from '../../web/src/features/account/schemas';
 import { emailChangeProblem, failureWithReason, passwordChangeProblem } from '../../web/src/features/account/security-rules';
 import { EMAIL_UPDATED, PASSWORD_UPDATED, securityMachine } from '../../web/src/features/account/security-machine';
-import { formatShare } from '../../web/src/features/admin/analytics-machine';
+import { formatShare } from '../../web/src/features/admin/dashboard/figures-machine';
 import type { UserProfile as User } from '../../api/contracts/accounts';
 import { passwordProblem, unmetPasswordRules } from '../../api/contracts/account-rules';
 import {

@@ -34,8 +34,19 @@ export const router = createBrowserRouter([
       { path: 'account/settings', ...page(async () => (await import('../features/account/AccountSettingsPage')).AccountSettingsPage, signedIn) },
       { path: 'favourites', ...page(async () => (await import('../features/account/FavouritesPage')).FavouritesPage) },
       { path: 'admin/login', ...page(async () => (await import('../features/auth/AdminLoginPage')).AdminLoginPage, anonymous('/admin/dashboard')) },
-      { path: 'admin', element: <Navigate to="/admin/dashboard" replace /> },
-      { path: 'admin/*', ...page(async () => (await import('../features/admin/AdminDashboardPage')).AdminDashboardPage, admin) },
+      {
+        path: 'admin',
+        ...page(async () => (await import('../features/admin/AdminShell')).AdminShell, admin),
+        children: [
+          { index: true, element: <Navigate to="/admin/dashboard" replace /> },
+          { path: 'dashboard', ...page(async () => (await import('../features/admin/dashboard/DashboardPage')).DashboardPage) },
+          { path: 'analytics', ...page(async () => (await import('../features/admin/analytics/AnalyticsPage')).AnalyticsPage) },
+          { path: 'bulk-import', ...page(async () => (await import('../features/admin/bulk-import/BulkImportPage')).BulkImportPage) },
+          { path: '*', element: <Navigate to="/admin/dashboard" replace /> },
+        ],
+      },
+      // The page an admin's QR code opens on a phone: signed out, the link's token is the permission.
+      { path: 'mobile', ...page(async () => (await import('../features/mobile/MobilePage')).MobilePage) },
       { path: '*', element: <Navigate to="/marketplace" replace /> },
     ],
   },

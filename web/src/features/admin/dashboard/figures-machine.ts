@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { AnalyticsAnswer } from '../../../../api/contracts/admin/analytics';
-import { apiRequest, unlessAborted } from '../../lib/api-client';
+import type { AnalyticsAnswer } from '../../../../../api/contracts/admin/analytics';
+import { apiRequest, unlessAborted } from '../../../lib/api-client';
 
 /** The dashboard's header cards read the totals and the NFC share: the shortest series and top list are asked for. */
 function fetchDashboardFigures(signal?: AbortSignal): Promise<AnalyticsAnswer> {

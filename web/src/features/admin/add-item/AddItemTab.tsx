@@ -1,0 +1,4 @@
+/** The dashboard's Add Item tab. */
+export function AddItemTab() {
+  return <h2>Add Item</h2>;
+}

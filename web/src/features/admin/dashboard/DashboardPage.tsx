@@ -1,0 +1,98 @@
+import { useMachine } from '@xstate/react';
+import { lazy, Suspense, useId, type ComponentType, type LazyExoticComponent } from 'react';
+import { useSearchParams } from 'react-router';
+import { Banner } from '../../../components/Banner';
+import { Spinner } from '../../../components/Spinner';
+import { dashboardFiguresMachine, formatShare } from './figures-machine';
+
+export const DASHBOARD_TABS = [
+  { id: 'add-item', label: 'Add Item' },
+  { id: 'nfc-tags', label: 'NFC Tags' },
+  { id: 'manage', label: 'Manage' },
+] as const;
+export type DashboardTab = (typeof DASHBOARD_TABS)[number]['id'];
+
+const TAB_PANELS: Record<DashboardTab, LazyExoticComponent<ComponentType>> = {
+  'add-item': lazy(async () => ({ default: (await import('../add-item/AddItemTab')).AddItemTab })),
+  'nfc-tags': lazy(async () => ({ default: (await import('../nfc-tags/NfcTagsTab')).NfcTagsTab })),
+  manage: lazy(async () => ({ default: (await import('../manage/ManageTab')).ManageTab })),
+};
+
+/** The tab named in the URL (?tab=...), so that a reload or a shared link keeps it; Add Item by default. */
+export function tabOf(search: URLSearchParams): DashboardTab {
+  const named = search.get('tab');
+  return DASHBOARD_TABS.find((tab) => tab.id === named)?.id ?? 'add-item';
+}
+
+/** The admin dashboard: the header cards with real figures, then the tabs Add Item, NFC Tags and Manage. */
+export function DashboardPage() {
+  const [search, setSearch] = useSearchParams();
+  const current = tabOf(search);
+  const ids = useId();
+  const Panel = TAB_PANELS[current];
+  return (
+    <>
+      <DashboardCards />
+      <div role="tablist" aria-label="Admin tools" className="admin-tabs">
+        {DASHBOARD_TABS.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            id={`${ids}-${tab.id}`}
+            aria-selected={tab.id === current}
+            aria-controls={`${ids}-panel`}
+            className="admin-tabs__tab"
+            onClick={() => setSearch({ tab: tab.id })}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <section role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${current}`} className="admin-tabs__panel">
+        <Suspense fallback={<Spinner label="Loading" />}>
+          <Panel />
+        </Suspense>
+      </section>
+    </>
+  );
+}
+
+function DashboardCards() {
+  const [snapshot, send] = useMachine(dashboardFiguresMachine);
+  const { figures, error } = snapshot.context;
+  const cards: Array<{ label: string; value: string | null; hint: string }> = [
+    { label: 'Total Items', value: figures ? String(figures.totals.totalItems) : null, hint: 'In the catalogue, not withdrawn' },
+    { label: 'NFC Success', value: figures ? formatShare(figures.nfc.boundShare) : null, hint: 'Listings carrying their NFC tag' },
+    { label: 'Live Items', value: figures ? String(figures.totals.liveItems) : null, hint: 'At auction now' },
+    { label: 'Pending Items', value: figures ? String(figures.totals.pendingItems) : null, hint: 'Drafted or saved, not live yet' },
+  ];
+  return (
+    <>
+      <h1 className="admin__title">Dashboard</h1>
+      {snapshot.matches('failed') && (
+        <div className="admin__error">
+          <Banner kind="error">{error}</Banner>
+          <button type="button" className="button" onClick={() => send({ type: 'RETRY' })}>
+            Try Again
+          </button>
+        </div>
+      )}
+      <div className="admin-cards">
+        {cards.map((card) => (
+          <section key={card.label} className="card admin-card" aria-label={card.label}>
+            <h2 className="admin-card__label">{card.label}</h2>
+            {card.value === null ? (
+              <div className="skeleton admin-card__skeleton" aria-hidden="true" />
+            ) : (
+              <p className="admin-card__value" data-testid="admin-figure">
+                {card.value}
+              </p>
+            )}
+            <p className="admin-card__hint muted">{card.hint}</p>
+          </section>
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,4 @@
+/** The dashboard's Manage tab. */
+export function ManageTab() {
+  return <h2>Manage</h2>;
+}
