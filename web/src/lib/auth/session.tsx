@@ -84,8 +84,10 @@ function SessionStorage() {
 function persist(snapshot: SessionSnapshot): void {
   if (snapshot.matches('hydrating')) return;
   const { user, session } = snapshot.context;
+  // Signing out forgets the stored session at once: a reload while the server is told must not restore it.
+  const signedIn = user && session && !snapshot.matches('signingOut');
   try {
-    if (user && session) localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ user, session }));
+    if (signedIn) localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ user, session }));
     else localStorage.removeItem(AUTH_STORAGE_KEY);
   } catch {
     // Storage can be full or refused (private mode): the session still lives in this tab.
