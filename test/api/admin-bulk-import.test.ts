@@ -222,7 +222,7 @@ describe.each(API_BACKENDS)('admin bulk import on %s', (backend) => {
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ totalRows: 6, created: 3, failed: 3 });
       expect(response.body.listings.map((listing: { row: number }) => listing.row)).toEqual([2, 5, 9]);
-      expect(response.body.errors).toEqual([
+      expect(response.body.errors.map(({ row, errors }: { row: number; errors: unknown[] }) => ({ row, errors }))).toEqual([
         {
           row: 3,
           errors: [
@@ -252,6 +252,11 @@ describe.each(API_BACKENDS)('admin bulk import on %s', (backend) => {
           ],
         },
       ]);
+      // Each refused row comes back as the file holds it, under the file's header, to be fixed and imported again.
+      expect(response.body.header).toEqual(TEMPLATE_HEADER.split(','));
+      expect(response.body.errors[0].cells[1]).toBe('abc');
+      expect(response.body.errors[1].cells).toEqual(['Julian Edelman', '100', 'PATRIOTS', ' XL ', 'Like-New', '', '', '', '', '', '', '', '']);
+      expect(response.body.errors[2].cells).toEqual(['Blank Required', ...Array<string>(12).fill('')]);
 
       const ids: string[] = response.body.listings.map((listing: { listingId: string }) => listing.listingId);
       const rows = await api.deps.db.selectFrom('listings').selectAll().where('id', 'in', ids).execute();
@@ -299,8 +304,9 @@ describe.each(API_BACKENDS)('admin bulk import on %s', (backend) => {
         totalRows: 1,
         created: 0,
         failed: 1,
+        header: TEMPLATE_HEADER.split(','),
         listings: [],
-        errors: [{ row: 2, errors: [{ column: 'team', message: 'Team must be one of patriots, buccaneers, chiefs' }] }],
+        errors: [{ row: 2, cells: goodRow('Bad Team', '12', 'raiders').split(','), errors: [{ column: 'team', message: 'Team must be one of patriots, buccaneers, chiefs' }] }],
       });
       expect(await countListings()).toBe(before);
     });
@@ -328,9 +334,10 @@ describe.each(API_BACKENDS)('admin bulk import on %s', (backend) => {
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ totalRows: 4, created: 2, failed: 2 });
       expect(response.body.listings.map((listing: { row: number }) => listing.row)).toEqual([2, 6]);
+      const blanks = (count: number) => Array<string>(count).fill('');
       expect(response.body.errors).toEqual([
-        { row: 3, errors: [{ column: 'jersey_number', message: 'Jersey number must be a whole number' }] },
-        { row: 4, errors: [{ column: 'game_title', message: 'game_title holds the spreadsheet error #N/A' }] },
+        { row: 3, cells: ['Half Number', '12.5', 'patriots', 'l', 'good', ...blanks(8)], errors: [{ column: 'jersey_number', message: 'Jersey number must be a whole number' }] },
+        { row: 4, cells: ['Error Cell', '10', 'patriots', 'l', 'good', '#N/A', ...blanks(7)], errors: [{ column: 'game_title', message: 'game_title holds the spreadsheet error #N/A' }] },
       ]);
       const kelce = await api.deps.db.selectFrom('listings').selectAll().where('id', '=', response.body.listings[0].listingId).executeTakeFirstOrThrow();
       expect(kelce).toMatchObject({ title: 'Travis Kelce #87 Chiefs Jersey', size: 'XL', date_or_season: '2024-02-11', status: 'DRAFT' });

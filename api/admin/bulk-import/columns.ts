@@ -1,30 +1,9 @@
 import * as XLSX from '@e965/xlsx';
-import type { CellError } from '../../contracts/admin/bulk-import';
+import { REQUIRED_COLUMNS, TEMPLATE_COLUMNS, type CellError, type TemplateColumn } from '../../contracts/admin/bulk-import';
 import type { JerseyForm } from '../../contracts/admin/jersey-form';
 import { HttpError } from '../../http/errors';
 import { validateJerseyForm } from '../listings/jersey-form';
 import type { SheetCell, SheetRow } from './read-sheet';
-
-/** The bulk import template's columns (the jersey form's fields, snake_case), in the template's order. */
-export const TEMPLATE_COLUMNS = [
-  'player_name',
-  'jersey_number',
-  'team',
-  'size',
-  'condition',
-  'game_title',
-  'game_date',
-  'opponent',
-  'venue',
-  'touchdowns',
-  'passing_yards',
-  'completions',
-  'description',
-] as const;
-export type TemplateColumn = (typeof TEMPLATE_COLUMNS)[number];
-
-/** The jersey form's required fields; a file without one of these columns cannot make a listing. */
-export const REQUIRED_COLUMNS: readonly TemplateColumn[] = ['player_name', 'jersey_number', 'team', 'size', 'condition'];
 
 /** Where each column goes in the jersey form: the field path validateJerseyForm names in its errors. */
 const FORM_FIELD_OF_COLUMN: Record<TemplateColumn, string> = {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bulkImportResultSchema, type CellError } from '../../contracts/admin/bulk-import';
+import { bulkImportResultSchema, TEMPLATE_COLUMNS, type CellError } from '../../contracts/admin/bulk-import';
 import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
@@ -9,8 +9,8 @@ import { listingStreamId } from '../../../engine/domain';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 import { createListing, type CreatedListing } from '../listings/create-listing';
 import { jerseyListingDetails, jerseySlugParts } from '../listings/jersey-form';
-import { readHeader, TEMPLATE_COLUMNS, validateRow } from './columns';
-import { MAX_DATA_ROWS, readSheetRows, sheetFormatOf } from './read-sheet';
+import { readHeader, validateRow } from './columns';
+import { MAX_DATA_ROWS, readSheetRows, sheetFormatOf, type SheetCell } from './read-sheet';
 import { TEMPLATE_FILENAME, templateCsv } from './template';
 
 const MAX_FILE_MEGABYTES = 10;
@@ -63,12 +63,12 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
       const layout = readHeader(header, dataRows);
 
       // Every row is checked before the first listing is created, so a refused file creates nothing.
-      const checked = dataRows.map((row) => ({ row: row.row, ...validateRow(layout, row) }));
+      const checked = dataRows.map((row) => ({ row: row.row, cells: row.cells, ...validateRow(layout, row) }));
       const listings: (CreatedListing & { row: number })[] = [];
-      const errors: { row: number; errors: CellError[] }[] = [];
+      const errors: { row: number; cells: string[]; errors: CellError[] }[] = [];
       for (const row of checked) {
         if ('errors' in row) {
-          errors.push({ row: row.row, errors: row.errors });
+          errors.push({ row: row.row, cells: row.cells.map(cellAsRead), errors: row.errors });
           continue;
         }
         // The request id is the correlation id of every listing: the whole import reads as one in the event log.
@@ -86,10 +86,13 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
       if (last) await readModelsCaughtUpWith(deps, listingStreamId(last.listingId));
       return reply
         .code(listings.length > 0 ? 201 : 200)
-        .send({ totalRows: checked.length, created: listings.length, failed: errors.length, listings, errors });
+        .send({ totalRows: checked.length, created: listings.length, failed: errors.length, header: header.cells.map(cellAsRead), listings, errors });
     },
   );
 };
+
+/** A cell given back as the file holds it, so that a refused row can be fixed and imported again. */
+const cellAsRead = (cell: SheetCell): string => (typeof cell === 'string' ? cell : cell.spreadsheetError);
 
 /** The one file of the request, read whole within the size limit. */
 async function receiveUpload(app: FastifyInstance, request: FastifyRequest): Promise<{ filename: string; bytes: Buffer }> {

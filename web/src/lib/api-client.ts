@@ -64,20 +64,29 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const text = await response.text();
-  let parsed: unknown;
+  if (!response.ok) throw apiErrorOf(response.status, text);
+  return parseJson(text) as T;
+}
+
+function parseJson(text: string): unknown {
   try {
-    parsed = text.length > 0 ? JSON.parse(text) : undefined;
+    return text.length > 0 ? JSON.parse(text) : undefined;
   } catch {
-    parsed = undefined;
+    return undefined;
   }
-  if (!response.ok) {
-    // Any proxy on the way may answer instead of the API: nothing of the body is taken on trust.
-    const body = (parsed ?? {}) as Partial<Record<keyof ErrorAnswer, unknown>>;
-    const message =
-      typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : text.trim() || `HTTP ${response.status}`;
-    throw new ApiError(message, response.status, typeof body.code === 'string' ? body.code : undefined, Array.isArray(body.errors) ? (body.errors as ErrorAnswer['errors']) : undefined);
-  }
-  return parsed as T;
+}
+
+/** A refused answer as an ApiError. Any proxy on the way may answer instead of the API: nothing of the body is taken on trust. */
+export function apiErrorOf(status: number, text: string): ApiError {
+  const body = (parseJson(text) ?? {}) as Partial<Record<keyof ErrorAnswer, unknown>>;
+  const message = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : text.trim() || `HTTP ${status}`;
+  return new ApiError(message, status, typeof body.code === 'string' ? body.code : undefined, Array.isArray(body.errors) ? (body.errors as ErrorAnswer['errors']) : undefined);
+}
+
+/** The signed-in user's Authorization header, for the requests apiRequest does not make (an upload that shows its progress, a file download). */
+export function authorizationHeader(): Record<string, string> {
+  const token = accessTokenSource();
+  return token ? { authorization: `Bearer ${token}` } : {};
 }
 
 /** The message to show for any failure: the server's words when it gave some, else `fallback`. */
