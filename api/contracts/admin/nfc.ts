@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { listingStatusSchema } from '../../../engine/domain/listing/listing';
 import { pageSchema } from '../common';
 
+/** How the engine reads a typed UID or claim code (and what it says when it cannot): the web parses alike. */
+export { normalizeNfcUid, requireClaimCode, requireNfcUid } from '../../../engine/domain/nfc-tag/identifiers';
+
 /**
  * The NFC tag pool and binding tags to listings: by the admin, or from a phone through the
  * one-time link the admin's QR code carries.
