@@ -5,12 +5,16 @@ import { z } from 'zod';
  * the paged list around any item.
  */
 
+/** One problem of a refused form, naming its field ("stats.touchdowns" for a nested one). */
+export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
 export const errorSchema = z.object({
   statusCode: z.number().int(),
   error: z.string(),
   message: z.string(),
   code: z.string().optional(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional().describe("A refused form's problems, each naming its field"),
+  errors: z.array(fieldErrorSchema).optional().describe("A refused form's problems, each naming its field"),
 });
 export type ErrorAnswer = z.infer<typeof errorSchema>;
 

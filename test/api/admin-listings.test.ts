@@ -200,6 +200,50 @@ describe.each(API_BACKENDS)('admin listings on %s', (backend) => {
     });
   });
 
+  describe('PUT /api/admin/jerseys/{id}', () => {
+    it('revises a saved jersey listing from the form, its media order included, in one step', async () => {
+      const [first, second] = [await uploadedMedia(), await uploadedMedia()];
+      const created = (await api.call('POST', '/api/admin/jerseys', { token: admin, body: { ...JERSEY, mediaIds: [first] } })).body;
+      const revised = await api.call('PUT', `/api/admin/jerseys/${created.id}`, {
+        token: admin,
+        body: { ...JERSEY, jerseyNumber: 7, venue: 'Arrowhead Stadium', mediaIds: [second, first] },
+      });
+      expect(revised.status).toBe(200);
+      expect(revised.body).toMatchObject({ id: created.id, status: 'SAVED', title: 'Tom Brady #7 Buccaneers Jersey', mediaIds: [second, first], jersey: { jerseyNumber: 7, venue: 'Arrowhead Stadium' } });
+      const events = await api.deps.eventStore.readStream(listingStreamId(created.id));
+      expect(events.map((event) => event.type)).toEqual(['ListingDrafted', 'ListingSaved', 'ListingDetailsRevised', 'ListingMediaArranged']);
+    });
+
+    it('changes nothing when any part is refused: field errors by field; a saved listing left without media', async () => {
+      const created = (await api.call('POST', '/api/admin/jerseys', { token: admin, body: { ...JERSEY, mediaIds: [await uploadedMedia()] } })).body;
+      const before = await api.deps.eventStore.readStream(listingStreamId(created.id));
+
+      const invalid = await api.call('PUT', `/api/admin/jerseys/${created.id}`, { token: admin, body: { ...JERSEY, playerName: '', size: 'huge' } });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.errors).toEqual([
+        { field: 'playerName', message: 'Player name is required' },
+        { field: 'size', message: 'Size must be one of xs, s, m, l, xl, xxl' },
+      ]);
+      const withoutMedia = await api.call('PUT', `/api/admin/jerseys/${created.id}`, { token: admin, body: { ...JERSEY, jerseyNumber: 99, mediaIds: [] } });
+      expect(withoutMedia.status).toBe(409);
+      expect(withoutMedia.body.message).toBe('At least one media file is required.');
+      // The details were not revised on their own either.
+      expect(await api.deps.eventStore.readStream(listingStreamId(created.id))).toHaveLength(before.length);
+      expect((await api.call('GET', `/api/admin/listings/${created.id}`, { token: admin })).body.title).toBe('Tom Brady #12 Buccaneers Jersey');
+    });
+
+    it('refuses once published (409), an unknown listing (404), a malformed id (400), and buyers (403)', async () => {
+      const mediaId = await uploadedMedia();
+      const created = (await api.call('POST', '/api/admin/jerseys', { token: admin, body: { ...JERSEY, mediaIds: [mediaId], nfcUid: await provisionedTag() } })).body;
+      expect((await api.call('POST', `/api/admin/listings/${created.id}/publish`, { token: admin })).status).toBe(200);
+      const published = await api.call('PUT', `/api/admin/jerseys/${created.id}`, { token: admin, body: { ...JERSEY, mediaIds: [mediaId] } });
+      expect(published.status).toBe(409);
+      expect((await api.call('PUT', `/api/admin/jerseys/${crypto.randomUUID()}`, { token: admin, body: { ...JERSEY, mediaIds: [mediaId] } })).status).toBe(404);
+      expect((await api.call('PUT', '/api/admin/jerseys/not-a-uuid', { token: admin, body: { ...JERSEY, mediaIds: [mediaId] } })).status).toBe(400);
+      expect((await api.call('PUT', `/api/admin/jerseys/${created.id}`, { token: buyer, body: { ...JERSEY, mediaIds: [mediaId] } })).status).toBe(403);
+    });
+  });
+
   describe('listings', () => {
     it('creates a general listing, lists every status with paging and a status filter, and shows one with its auction', async () => {
       const mediaId = await uploadedMedia();

@@ -1,16 +1,12 @@
 import type { ListingDetails } from '../../../engine/domain';
 import { JERSEY_TEAMS, jerseyFormSchema, type JerseyForm } from '../../contracts/admin/jersey-form';
+import type { FieldError } from '../../contracts/common';
 import { toCents } from '../../http/money';
 
 /**
  * The jersey form on the server: POST /api/admin/jerseys and every row of a bulk import are checked
  * with the contract's schema, and a valid form becomes a listing's details.
  */
-
-export interface FieldError {
-  readonly field: string;
-  readonly message: string;
-}
 
 /** Every problem of the form at once, each naming its field; or the form, cleaned. */
 export function validateJerseyForm(input: unknown): { form: JerseyForm; errors?: undefined } | { errors: FieldError[] } {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { handleListingCommand } from '../../../engine/application/listing-commands';
+import { handleListingCommand, handleListingCommands } from '../../../engine/application/listing-commands';
 import { handleListingPublication } from '../../../engine/application/listing-publication';
 import {
   auctionStreamId,
@@ -13,7 +13,7 @@ import {
   type ListingCommand,
   type ListingDetails,
 } from '../../../engine/domain';
-import { jerseyRequestSchema } from '../../contracts/admin/jersey-form';
+import { jerseyFormSchema, jerseyRequestSchema } from '../../contracts/admin/jersey-form';
 import {
   adminListingDetailSchema,
   adminListingSchema,
@@ -135,6 +135,41 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
         request.id,
       );
       return reply.code(201).send(presentAdminListing(await requireListing(deps.db, listingId), deps.mediaStorage));
+    },
+  );
+
+  app.put(
+    '/api/admin/jerseys/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revise a jersey listing from the jersey form, its media order included (until it is published)',
+        description: 'The same form and rules as POST /api/admin/jerseys; every problem is listed in `errors`, each naming its field.',
+        security: [{ bearer: [] }],
+        params: listingParams,
+        body: jerseyFormSchema,
+        response: { 200: adminListingSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      // As on create: the form's own rules answer, all at once.
+      validatorCompiler: (route) => (route.httpPart === 'body' ? (data) => ({ value: data }) : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0])),
+    },
+    async (request) => {
+      const listingId = request.params.id;
+      const current = await requireListing(deps.db, listingId);
+      const checked = validateJerseyForm(request.body ?? {});
+      if (checked.errors) throw new HttpError(400, checked.errors.map((error) => error.message).join('; '), 'VALIDATION_FAILED', checked.errors);
+      const { form } = checked;
+      const mediaChanged = form.mediaIds.join('\n') !== (current.media_ids as string[]).join('\n');
+      if (mediaChanged) await requireCompletedMedia(deps.db, form.mediaIds);
+      const metadata = metadataFor(request.actor!, request.id);
+      const revise: ListingCommand = { type: 'ReviseListingDetails', data: { listingId, details: jerseyListingDetails(form) }, metadata };
+      // Details and media from one form: both change, or neither.
+      await handleListingCommands(
+        deps.commands,
+        mediaChanged ? [revise, { type: 'ArrangeListingMedia', data: { listingId, mediaIds: form.mediaIds }, metadata }] : [revise],
+      );
+      await readModelsCaughtUpWith(deps, listingStreamId(listingId));
+      return presentAdminListing(await requireListing(deps.db, listingId), deps.mediaStorage);
     },
   );
 
