@@ -96,3 +96,11 @@ export async function savedListingWithBindingLink(title: string): Promise<{ list
   const { url } = await call(`/api/admin/listings/${listing.id as string}/nfc/qr`);
   return { listingId: listing.id as string, uid, claimCode, url: url as string };
 }
+
+/** A tag in the pool, free to bind: its UID as upper-case colon pairs. */
+export async function provisionTag(): Promise<string> {
+  const { call } = await adminSession();
+  const uid = randomUid();
+  await call('/api/admin/nfc/tags/provision', { uid });
+  return uid;
+}
