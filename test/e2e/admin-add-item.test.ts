@@ -79,6 +79,8 @@ describe('Add Item: from nothing to a live auction, through the web app', () => 
     await admin.getByText('Player name is required').waitFor();
     expect(await admin.getByRole('button', { name: 'Publish to LIVE' }).isDisabled()).toBe(true);
 
+    const pending = admin.getByRole('region', { name: 'Pending Items' }).getByTestId('admin-figure');
+    const pendingBefore = Number(await pending.textContent());
     await fillJersey(admin, playerName);
     // The first upload of the front photo fails on its way to storage; Retry sends it again.
     let failed = false;
@@ -105,6 +107,8 @@ describe('Add Item: from nothing to a live auction, through the web app', () => 
     await admin.getByText('Listing saved successfully! Now you can bind an NFC tag and publish.').waitFor();
     await admin.getByTestId('nfc-status').filter({ hasText: 'Unbound - All listings must have an NFC tag' }).waitFor();
     expect(await admin.getByRole('button', { name: 'Publish to LIVE' }).isDisabled()).toBe(true);
+    // The header cards count it at once.
+    await pending.filter({ hasText: String(pendingBefore + 1) }).waitFor();
 
     await admin.getByRole('radio', { name: 'Tag pool' }).check();
     await admin.getByLabel('Search tags by UID or claim code').fill(uid.slice(-8));

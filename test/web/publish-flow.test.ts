@@ -78,8 +78,11 @@ function start(options: { listing?: AdminListing | null; create?: () => Promise<
       }),
     },
   });
-  const actor = createActor(machine, { input: { listing: options.listing ?? null } }).start();
-  return { actor, calls, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
+  const actor = createActor(machine, { input: { listing: options.listing ?? null } });
+  let changes = 0;
+  actor.on('catalogueChanged', () => (changes += 1));
+  actor.start();
+  return { actor, calls, changes: () => changes, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -124,6 +127,20 @@ describe('the publish flow: not saved -> saved -> NFC bound -> published', () =>
     expect(flow.value()).toBe('published');
     expect(flow.context().banner).toEqual({ kind: 'success', text: PUBLISHED_MESSAGE });
     expect(flow.calls.published).toEqual([{ listingId: 'l-1', rules: { durationHours: 24 } }]);
+  });
+
+  it("tells the page each time the catalogue changed (saved, bound, published), for the dashboard's counts", async () => {
+    const flow = start();
+    flow.actor.send({ type: 'SAVE', form: FORM });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(flow.changes()).toBe(1);
+    flow.actor.send({ type: 'TAG.CHANGED', listing: listing({ nfcUid: '04:A1' }) });
+    expect(flow.changes()).toBe(2);
+    flow.actor.send({ type: 'PUBLISH', rules: {} });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(flow.changes()).toBe(3);
+    flow.actor.send({ type: 'PUBLISH', rules: {} });
+    expect(flow.changes()).toBe(3);
   });
 
   it('an unbound tag takes publishing away again', () => {

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { fromPromise } from 'xstate';
@@ -11,6 +11,7 @@ import { SelectField } from '../../../components/SelectField';
 import { Spinner } from '../../../components/Spinner';
 import { TextAreaField } from '../../../components/TextAreaField';
 import { listingPath } from '../../../lib/listing';
+import type { TabProps } from '../dashboard/tabs';
 import { MediaTiles } from '../media/MediaTiles';
 import { createJerseyListing, publishListing, readListing, reviseJerseyListing } from './api';
 import { EMPTY_ITEM, fieldErrorsOf, itemValuesOf, jerseyFormOf, publicationOf, type ItemField, type ItemFormValues } from './form-values';
@@ -39,7 +40,7 @@ const INCREMENT_OPTIONS = [
  * Add Item: the jersey form, its media, the auction's rules, the NFC binding panel, and Save
  * Listing / Publish to LIVE. Opened with ?listing=<id>, it edits that saved listing.
  */
-export function AddItemTab() {
+export function AddItemTab({ onCatalogueChanged }: Pick<TabProps, 'onCatalogueChanged'>) {
   const [search] = useSearchParams();
   const listingId = search.get('listing');
   const [loaded, setLoaded] = useState<{ id: string; listing: AdminListing | null; error: string | null } | null>(null);
@@ -56,7 +57,7 @@ export function AddItemTab() {
     return () => controller.abort();
   }, [listingId]);
 
-  if (!listingId) return <ItemEditor key="new" listing={null} />;
+  if (!listingId) return <ItemEditor key="new" listing={null} onCatalogueChanged={onCatalogueChanged} />;
   if (loaded?.id !== listingId) return <Spinner label="Loading the listing" />;
   if (loaded.error || !loaded.listing) return <Banner kind="error">{loaded.error ?? 'Listing not found'}</Banner>;
   const values = itemValuesOf(loaded.listing);
@@ -64,11 +65,25 @@ export function AddItemTab() {
   if (loaded.listing.status !== 'DRAFT' && loaded.listing.status !== 'SAVED' && loaded.listing.status !== 'NFC_BOUND') {
     return <Banner kind="info">This listing is {loaded.listing.status.toLowerCase()}: it can no longer be edited.</Banner>;
   }
-  return <ItemEditor key={listingId} listing={loaded.listing} initialValues={values} />;
+  return <ItemEditor key={listingId} listing={loaded.listing} initialValues={values} onCatalogueChanged={onCatalogueChanged} />;
 }
 
-function ItemEditor({ listing, initialValues = EMPTY_ITEM }: { listing: AdminListing | null; initialValues?: ItemFormValues }) {
+function ItemEditor({
+  listing,
+  initialValues = EMPTY_ITEM,
+  onCatalogueChanged,
+}: {
+  listing: AdminListing | null;
+  initialValues?: ItemFormValues;
+  onCatalogueChanged: () => void;
+}) {
   const flow = useActorRef(flowMachine, { input: { listing } });
+  // A save, a binding or a publication changes the dashboard's counts.
+  const changed = useEffectEvent(onCatalogueChanged);
+  useEffect(() => {
+    const subscription = flow.on('catalogueChanged', () => changed());
+    return () => subscription.unsubscribe();
+  }, [flow]);
   const state = useSelector(flow, (snapshot) => ({
     listing: snapshot.context.listing,
     published: snapshot.context.published,

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { JerseyForm } from '../../../../../api/contracts/admin/jersey-form';
 import type { AdminListing, PublicationRequest, PublishedListing } from '../../../../../api/contracts/admin/listings';
 import type { FieldError } from '../../../../../api/contracts/common';
@@ -42,6 +42,9 @@ export type FlowEvent =
   | { type: 'BANNER.DISMISS' }
   | { type: 'START_OVER' };
 
+/** Told to the page: the listing was saved, bound, unbound or published. */
+export type FlowEmitted = { type: 'catalogueChanged' };
+
 export interface FlowInput {
   /** A saved listing to edit, when the tab was opened for one. */
   readonly listing?: AdminListing | null;
@@ -59,6 +62,7 @@ export const publishFlowMachine = setup({
     context: {} as FlowContext,
     events: {} as FlowEvent,
     input: {} as FlowInput,
+    emitted: {} as FlowEmitted,
   },
   actors: {
     createListing: fromPromise<AdminListing, JerseyForm>(async () => {
@@ -79,7 +83,11 @@ export const publishFlowMachine = setup({
   actions: {
     refuseWithoutMedia: assign({ banner: { kind: 'error', text: MEDIA_REQUIRED }, fieldErrors: [{ field: 'mediaIds', message: MEDIA_REQUIRED }] }),
     clearMessages: assign({ banner: null, fieldErrors: [] }),
-    showSaved: assign((_, listing: AdminListing) => ({ listing, banner: { kind: 'success', text: SAVED_MESSAGE } as const })),
+    showSaved: enqueueActions(({ enqueue }, listing: AdminListing) => {
+      enqueue.assign({ listing, banner: { kind: 'success', text: SAVED_MESSAGE } });
+      enqueue.emit({ type: 'catalogueChanged' });
+    }),
+    tellChanged: emit({ type: 'catalogueChanged' }),
     showFailure: assign((_, failed: CallFailure) => ({ banner: { kind: 'error', text: failed.message } as const, fieldErrors: failed.fieldErrors })),
     refuse: assign((_, text: string) => ({ banner: { kind: 'error', text } as const })),
   },
@@ -142,7 +150,10 @@ export const publishFlowMachine = setup({
             input: ({ context, event }) => ({ listingId: context.listing!.id, rules: (event as Extract<FlowEvent, { type: 'PUBLISH' }>).rules }),
             onDone: {
               target: '#publishFlow.published',
-              actions: assign({ published: ({ event }) => event.output, listing: ({ event }) => event.output.listing, banner: { kind: 'success', text: PUBLISHED_MESSAGE } }),
+              actions: [
+                assign({ published: ({ event }) => event.output, listing: ({ event }) => event.output.listing, banner: { kind: 'success', text: PUBLISHED_MESSAGE } }),
+                'tellChanged',
+              ],
             },
             onError: { target: 'bound', actions: { type: 'showFailure', params: ({ event }) => failure(event.error) } },
           },
@@ -153,7 +164,7 @@ export const publishFlowMachine = setup({
           { guard: 'noMedia', actions: 'refuseWithoutMedia' },
           { target: '.revising', actions: 'clearMessages' },
         ],
-        'TAG.CHANGED': { target: '.settling', actions: assign({ listing: ({ event }) => event.listing }) },
+        'TAG.CHANGED': { target: '.settling', actions: [assign({ listing: ({ event }) => event.listing }), 'tellChanged'] },
       },
     },
     published: {

@@ -1,28 +1,16 @@
 import { useMachine } from '@xstate/react';
-import { lazy, Suspense, useId, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useCallback, useId, type ComponentType, type LazyExoticComponent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Banner } from '../../../components/Banner';
 import { Spinner } from '../../../components/Spinner';
-import { dashboardFiguresMachine, formatShare } from './figures-machine';
+import { dashboardFiguresMachine, formatShare, type FiguresSnapshot } from './figures-machine';
+import { DASHBOARD_TABS, tabOf, type DashboardTab, type TabProps } from './tabs';
 
-export const DASHBOARD_TABS = [
-  { id: 'add-item', label: 'Add Item' },
-  { id: 'nfc-tags', label: 'NFC Tags' },
-  { id: 'manage', label: 'Manage' },
-] as const;
-export type DashboardTab = (typeof DASHBOARD_TABS)[number]['id'];
-
-const TAB_PANELS: Record<DashboardTab, LazyExoticComponent<ComponentType>> = {
+const TAB_PANELS: Record<DashboardTab, LazyExoticComponent<ComponentType<TabProps>>> = {
   'add-item': lazy(async () => ({ default: (await import('../add-item/AddItemTab')).AddItemTab })),
   'nfc-tags': lazy(async () => ({ default: (await import('../nfc-tags/NfcTagsTab')).NfcTagsTab })),
   manage: lazy(async () => ({ default: (await import('../manage/ManageTab')).ManageTab })),
 };
-
-/** The tab named in the URL (?tab=...), so that a reload or a shared link keeps it; Add Item by default. */
-export function tabOf(search: URLSearchParams): DashboardTab {
-  const named = search.get('tab');
-  return DASHBOARD_TABS.find((tab) => tab.id === named)?.id ?? 'add-item';
-}
 
 /** The admin dashboard: the header cards with real figures, then the tabs Add Item, NFC Tags and Manage. */
 export function DashboardPage() {
@@ -30,9 +18,12 @@ export function DashboardPage() {
   const current = tabOf(search);
   const ids = useId();
   const Panel = TAB_PANELS[current];
+  // One reading of the figures for the header cards and the Manage tab's.
+  const [figures, sendFigures] = useMachine(dashboardFiguresMachine);
+  const refresh = useCallback(() => sendFigures({ type: 'RETRY' }), [sendFigures]);
   return (
     <>
-      <DashboardCards />
+      <DashboardCards snapshot={figures} onRetry={refresh} />
       <div role="tablist" aria-label="Admin tools" className="admin-tabs">
         {DASHBOARD_TABS.map((tab) => (
           <button
@@ -51,15 +42,14 @@ export function DashboardPage() {
       </div>
       <section role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${current}`} className="admin-tabs__panel">
         <Suspense fallback={<Spinner label="Loading" />}>
-          <Panel />
+          <Panel figures={figures} onCatalogueChanged={refresh} />
         </Suspense>
       </section>
     </>
   );
 }
 
-function DashboardCards() {
-  const [snapshot, send] = useMachine(dashboardFiguresMachine);
+function DashboardCards({ snapshot, onRetry }: { snapshot: FiguresSnapshot; onRetry: () => void }) {
   const { figures, error } = snapshot.context;
   const cards: Array<{ label: string; value: string | null; hint: string }> = [
     { label: 'Total Items', value: figures ? String(figures.totals.totalItems) : null, hint: 'In the catalogue, not withdrawn' },
@@ -73,7 +63,7 @@ function DashboardCards() {
       {snapshot.matches('failed') && (
         <div className="admin__error">
           <Banner kind="error">{error}</Banner>
-          <button type="button" className="button" onClick={() => send({ type: 'RETRY' })}>
+          <button type="button" className="button" onClick={onRetry}>
             Try Again
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { AnalyticsAnswer } from '../../../../../api/contracts/admin/analytics';
 import { apiRequest, unlessAborted } from '../../../lib/api-client';
 
@@ -36,7 +36,10 @@ export const dashboardFiguresMachine = setup({
         },
       },
     },
+    // Read again after a change (the figures shown stay until the new ones arrive), or after a failure.
     loaded: { on: { RETRY: 'loading' } },
     failed: { on: { RETRY: 'loading' } },
   },
 });
+
+export type FiguresSnapshot = SnapshotFrom<typeof dashboardFiguresMachine>;

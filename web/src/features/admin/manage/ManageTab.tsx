@@ -3,12 +3,12 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useEffectEvent, useId, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import type { SnapshotFrom } from 'xstate';
 import { z } from 'zod';
 import { listingStatusChangeRequestSchema, PUBLICATION_DEFAULTS } from '../../../../../api/contracts/admin/listings';
 import { Banner } from '../../../components/Banner';
 import { formatUsd } from '../../../lib/money';
-import { dashboardFiguresMachine } from '../dashboard/figures-machine';
+import type { FiguresSnapshot } from '../dashboard/figures-machine';
+import type { TabProps } from '../dashboard/tabs';
 import { editPath, openPath } from '../tables/listing-links';
 import { Pager, SearchForm, SkeletonRows, TableRegion } from '../tables/TableParts';
 import { ActionDialog } from './ActionDialog';
@@ -22,18 +22,17 @@ const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeSty
 const COLUMNS = 7;
 
 /** The dashboard's Manage tab: the three cards (analytics, bulk import, the marketplace), then every listing with its actions. */
-export function ManageTab() {
-  const [figures, sendFigures] = useMachine(dashboardFiguresMachine);
+export function ManageTab({ figures, onCatalogueChanged }: TabProps) {
   return (
     <div className="manage">
-      <ManageCards snapshot={figures} onRetry={() => sendFigures({ type: 'RETRY' })} />
+      <ManageCards snapshot={figures} onRetry={onCatalogueChanged} />
       {/* A published or withdrawn listing changes the cards' counts too. */}
-      <ListingsTable onChanged={() => sendFigures({ type: 'RETRY' })} />
+      <ListingsTable onChanged={onCatalogueChanged} />
     </div>
   );
 }
 
-function ManageCards({ snapshot, onRetry }: { snapshot: SnapshotFrom<typeof dashboardFiguresMachine>; onRetry: () => void }) {
+function ManageCards({ snapshot, onRetry }: { snapshot: FiguresSnapshot; onRetry: () => void }) {
   const { figures, error } = snapshot.context;
   const cards = [
     {
