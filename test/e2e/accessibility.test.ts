@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Auction } from '../../api/contracts/auctions';
 import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
-import { accessibilityViolations, demoAccounts, DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
+import { accessibilityViolations, demoAccounts, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot } from './browser';
 
 /**
  * Every screen, as its users reach it, scanned by axe-core against WCAG 2.2 AA at desktop and
@@ -15,22 +15,7 @@ const WIDTHS = [
   ['phone', PHONE],
 ] as const;
 
-async function call<T>(path: string, init: { body?: unknown; token?: string } = {}): Promise<T> {
-  const response = await fetch(`${productUrl()}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  expect(await accessibilityViolations(page), `${screen} at ${page.viewportSize()?.width} px`).toEqual([]);
-}
 
 async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
   await page.goto('/login');
@@ -49,13 +34,13 @@ describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths
   beforeAll(async () => {
     browser = await launchBrowser();
     const { ids } = await publishListings(1, () => `Accessibility test glove ${Date.now().toString(36)}`);
-    listing = await call<Listing>(`/api/public/listings/${ids[0]}`);
+    listing = await productCall<Listing>(`/api/public/listings/${ids[0]}`);
     // The buyer leads this lot: its panel shows the leader's form (a new maximum, no bid against oneself).
-    const { accessToken } = await call<{ accessToken: string }>('/api/auth/register', {
+    const { accessToken } = await productCall<{ accessToken: string }>('/api/auth/register', {
       body: { firstName: 'Ada', lastName: 'Access', ...buyer, role: 'BUYER' },
     });
-    const auction = await call<Auction>(`/api/public/listings/${listing.slug}/auction`);
-    await call('/api/bids', { body: { auctionId: auction.auctionId, amount: auction.minimumBid }, token: accessToken });
+    const auction = await productCall<Auction>(`/api/public/listings/${listing.slug}/auction`);
+    await productCall('/api/bids', { body: { auctionId: auction.auctionId, amount: auction.minimumBid }, token: accessToken });
   }, 60_000);
 
   afterAll(async () => {

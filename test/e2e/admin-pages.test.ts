@@ -7,7 +7,7 @@ import type { AnalyticsAnswer } from '../../api/contracts/admin/analytics';
 import type { Auction } from '../../api/contracts/auctions';
 import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
-import { accessibilityViolations, demoAccounts, DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
+import { DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot, signInAsAdmin } from './browser';
 
 /**
  * The admin's analytics and bulk-import pages, through the UI only: the charts drawn with the
@@ -21,34 +21,8 @@ const GOOD_ROW = 'Imported Good,15,chiefs,l,good,AFC Championship,2024-01-28,Bal
 // Row 3: a team the form does not offer, and a game title that a spreadsheet would run as a formula.
 const BAD_ROW = 'Imported Bad,12,raiders,l,good,=1+2,,,,,,,';
 
-async function call<T>(path: string, init: { body?: unknown; token?: string } = {}): Promise<T> {
-  const response = await fetch(`${productUrl()}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
-async function signInAsAdmin(page: Page): Promise<void> {
-  await page.goto('/admin/login');
-  const { email, password } = demoAccounts().admin;
-  const form = page.getByRole('main');
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: /sign in/i }).click();
-  await page.waitForURL('**/admin/dashboard');
-}
 
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  // From the top: a click scrolls its button into view, which may leave others under the sticky site header.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  expect(await accessibilityViolations(page), `${screen} at ${page.viewportSize()?.width} px`).toEqual([]);
-}
 
 /** How many of the canvas's pixels are painted: a chart drawn on it has thousands. */
 async function paintedPixels(page: Page, testId: string): Promise<number> {
@@ -85,12 +59,12 @@ describe('admin analytics and bulk import in the browser', () => {
     soldTitle = `Analytics test jersey ${Date.now().toString(36)}`;
     const published = await publishListings(1, () => soldTitle, { buyNowPrice: 250 });
     adminToken = published.token;
-    const listing = await call<Listing>(`/api/public/listings/${published.ids[0]}`);
-    const { accessToken } = await call<{ accessToken: string }>('/api/auth/register', {
+    const listing = await productCall<Listing>(`/api/public/listings/${published.ids[0]}`);
+    const { accessToken } = await productCall<{ accessToken: string }>('/api/auth/register', {
       body: { firstName: 'Ana', lastName: 'Lytics', email: `analytics-${Date.now().toString(36)}@example.com`, password: 'Analytics!1', role: 'BUYER' },
     });
-    const auction = await call<Auction>(`/api/public/listings/${listing.slug}/auction`);
-    await call('/api/bids/buy-now', { body: { auctionId: auction.auctionId }, token: accessToken });
+    const auction = await productCall<Auction>(`/api/public/listings/${listing.slug}/auction`);
+    await productCall('/api/bids/buy-now', { body: { auctionId: auction.auctionId }, token: accessToken });
   }, 60_000);
 
   afterAll(async () => {
@@ -106,10 +80,23 @@ describe('admin analytics and bulk import in the browser', () => {
     await page.waitForURL('**/admin/analytics');
     await page.getByTestId('analytics-figure').first().waitFor();
 
-    const figures = await call<AnalyticsAnswer>('/api/admin/analytics?days=30&topLots=10', { token: adminToken });
-    expect(figures.sales.itemsSold).toBeGreaterThan(0);
+    // The seeded auctions close as the minutes pass, so the figures may move between the page's
+    // reading and the test's: compare one reading of each, and read both again if they differ.
     const card = (label: string) => page.getByRole('region', { name: label, exact: true }).getByTestId('analytics-figure');
-    await expect.poll(() => card('Revenue').textContent()).toBe(usd.format(figures.sales.revenue));
+    let figures!: AnalyticsAnswer;
+    await expect
+      .poll(
+        async () => {
+          figures = await productCall<AnalyticsAnswer>('/api/admin/analytics?days=30&topLots=10', { token: adminToken });
+          if ((await card('Revenue').textContent()) === usd.format(figures.sales.revenue)) return true;
+          await page.reload();
+          await page.getByTestId('analytics-figure').first().waitFor();
+          return false;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    expect(figures.sales.itemsSold).toBeGreaterThan(0);
     expect(await card('Items Sold').textContent()).toBe(String(figures.sales.itemsSold));
     expect(await card('Average Sale Price').textContent()).toBe(usd.format(figures.sales.averageSalePrice!));
     const stages = page.getByRole('region', { name: 'Listings by stage' });
@@ -136,7 +123,7 @@ describe('admin analytics and bulk import in the browser', () => {
     // Another period: in the URL, and drawn from the API's figures for it.
     await page.getByLabel('Period').selectOption('7');
     await page.waitForURL('**/admin/analytics?days=7');
-    const week = await call<AnalyticsAnswer>('/api/admin/analytics?days=7&topLots=10', { token: adminToken });
+    const week = await productCall<AnalyticsAnswer>('/api/admin/analytics?days=7&topLots=10', { token: adminToken });
     await expect.poll(() => page.getByTestId('chart-bids').getAttribute('aria-label')).toContain('in the last 7 days');
     expect(await page.getByTestId('chart-bids').getAttribute('aria-label')).toContain(`${totalBids(week)} bids in total`);
     expect(await paintedPixels(page, 'chart-bids')).toBeGreaterThan(1000);

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishListings, randomUid, saveListings } from './admin-api';
-import { accessibilityViolations, demoAccounts, launchBrowser, newContext, PHONE, screenshot } from './browser';
+import { expectAccessible, launchBrowser, newContext, PHONE, screenshot, signInAsAdmin } from './browser';
 
 /**
  * The dashboard's NFC Tags and Manage tabs, through the UI only: the demo admin provisions a tag
@@ -9,19 +9,7 @@ import { accessibilityViolations, demoAccounts, launchBrowser, newContext, PHONE
  * with a reason; both tabs pass axe-core at desktop and phone widths.
  */
 
-async function signInAsAdmin(page: Page): Promise<void> {
-  await page.goto('/admin/login');
-  const { email, password } = demoAccounts().admin;
-  const form = page.getByRole('form', { name: 'Admin sign in form' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: /sign in/i }).click();
-  await page.waitForURL('**/admin/dashboard');
-}
 
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  expect(await accessibilityViolations(page), `${screen} at ${page.viewportSize()?.width} px`).toEqual([]);
-}
 
 describe('admin dashboard: the NFC Tags and Manage tabs', () => {
   let browser: Browser;

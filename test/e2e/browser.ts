@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 /** Debian's Chromium (.ci/run installs it); never a browser downloaded by a tool. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,4 +68,36 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return results.violations.flatMap((violation) =>
     violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${violation.help} at ${node.target.join(' ')}`),
   );
+}
+
+/** Fails with every axe-core finding on the page as it stands, scanned from the top of the page. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // A click scrolls its button into view, which may leave others under the sticky site header.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect(await accessibilityViolations(page), `${screen} at ${page.viewportSize()?.width} px`).toEqual([]);
+}
+
+/** The demo admin, signed in through /admin/login, on the dashboard. */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto('/admin/login');
+  const { email, password } = demoAccounts().admin;
+  const form = page.getByRole('main');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
+  await form.getByRole('button', { name: /sign in/i }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
+
+/** A JSON call to the product under test (GET, or POST with a body); throws on any refusal. */
+export async function productCall<T>(path: string, init: { body?: unknown; token?: string } = {}): Promise<T> {
+  const response = await fetch(`${productUrl()}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
 }

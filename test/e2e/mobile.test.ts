@@ -1,13 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savedListingWithBindingLink } from './admin-api';
-import { accessibilityViolations, DESKTOP, launchBrowser, newContext, PHONE, screenshot } from './browser';
+import { DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, screenshot } from './browser';
 
 /** The page the admin's QR code opens on a phone: signed out, the link's token is the permission. */
 
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  expect(await accessibilityViolations(page), `${screen} at ${page.viewportSize()?.width} px`).toEqual([]);
-}
 
 /** The QR code's link as a path on the product under test. */
 function pathOf(url: string): string {

@@ -1,5 +1,6 @@
 import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { describedBy, FieldFrame } from './FieldFrame';
 
 /** A labelled select with its error (and optional hint) tied to it, as FormField is for inputs. */
 export function SelectField({
@@ -20,11 +21,9 @@ export function SelectField({
   placeholder?: string;
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name'>) {
   const id = useId();
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} className="select" aria-invalid={error ? true : undefined} aria-describedby={described || undefined} {...select} {...registration}>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <select id={id} className="select" aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...select} {...registration}>
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -32,12 +31,6 @@ export function SelectField({
           </option>
         ))}
       </select>
-      {error && (
-        <span id={`${id}-error`} className="field__error">
-          {error}
-        </span>
-      )}
-      {hint && <div id={`${id}-hint`}>{hint}</div>}
-    </div>
+    </FieldFrame>
   );
 }

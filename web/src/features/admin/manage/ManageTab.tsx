@@ -10,7 +10,7 @@ import { formatUsd } from '../../../lib/money';
 import type { FiguresSnapshot } from '../dashboard/figures-machine';
 import type { TabProps } from '../dashboard/tabs';
 import { editPath, openPath } from '../tables/listing-links';
-import { Pager, SearchForm, SkeletonRows, TableRegion } from '../tables/TableParts';
+import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../tables/TableParts';
 import { ActionDialog } from './ActionDialog';
 import type { AdminListing } from './api';
 import { LISTING_STATUSES, readManageState, SORTS, STATUS_LABELS, toListingsQuery, writeManageState, type ManageState, type SortId } from './listings-query';
@@ -25,15 +25,15 @@ const COLUMNS = 7;
 export function ManageTab({ figures, onCatalogueChanged }: TabProps) {
   return (
     <div className="manage">
-      <ManageCards snapshot={figures} onRetry={onCatalogueChanged} />
+      <ManageCards snapshot={figures} />
       {/* A published or withdrawn listing changes the cards' counts too. */}
       <ListingsTable onChanged={onCatalogueChanged} />
     </div>
   );
 }
 
-function ManageCards({ snapshot, onRetry }: { snapshot: FiguresSnapshot; onRetry: () => void }) {
-  const { figures, error } = snapshot.context;
+function ManageCards({ snapshot }: { snapshot: FiguresSnapshot }) {
+  const { figures } = snapshot.context;
   const cards = [
     {
       title: 'Analytics Dashboard',
@@ -62,14 +62,7 @@ function ManageCards({ snapshot, onRetry }: { snapshot: FiguresSnapshot; onRetry
   ];
   return (
     <>
-      {snapshot.matches('failed') && (
-        <div className="admin__error">
-          <Banner kind="error">{error}</Banner>
-          <button type="button" className="button" onClick={onRetry}>
-            Try Again
-          </button>
-        </div>
-      )}
+      {/* A failed reading says so once, with Try Again, in the dashboard's header above. */}
       <ul className="manage-cards" aria-label="Admin pages">
         {cards.map((card) => (
           <li key={card.title} className="card manage-card">
@@ -139,22 +132,7 @@ function ListingsTable({ onChanged }: { onChanged: () => void }) {
           schema={listingSearchSchema}
           onSearch={(search) => navigate({ ...state, search, page: 0 })}
         />
-        <div className="field admin-toolbar__select">
-          <label htmlFor="listing-status-filter">Status</label>
-          <select
-            id="listing-status-filter"
-            className="select"
-            value={state.status ?? ''}
-            onChange={(event) => navigate({ ...state, status: LISTING_STATUSES.find((status) => status === event.target.value) ?? null, page: 0 })}
-          >
-            <option value="">All statuses</option>
-            {LISTING_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StatusFilter id="listing-status-filter" statuses={LISTING_STATUSES} labels={STATUS_LABELS} value={state.status} onChange={(status) => navigate({ ...state, status, page: 0 })} />
         <div className="field admin-toolbar__select">
           <label htmlFor="listing-sort">Sort by</label>
           <select id="listing-sort" className="select" value={state.sort} onChange={(event) => navigate({ ...state, sort: event.target.value as SortId, page: 0 })}>

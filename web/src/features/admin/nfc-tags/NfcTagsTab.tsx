@@ -9,7 +9,7 @@ import { Banner } from '../../../components/Banner';
 import { FormField } from '../../../components/FormField';
 import { formatTagInput, parseTagInput } from '../../../lib/nfc-input';
 import { openPath } from '../tables/listing-links';
-import { Pager, SearchForm, SkeletonRows, TableRegion } from '../tables/TableParts';
+import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../tables/TableParts';
 import type { BoundListing, NfcTag, TagsQuery } from './api';
 import { provisionTagMachine, tagsTableMachine, type ProvisionField } from './tags-machines';
 import { custodyLink, readTagsQuery, TAG_STATUSES, writeTagsQuery } from './tags-query';
@@ -56,22 +56,7 @@ export function NfcTagsTab() {
             schema={tagSearchSchema}
             onSearch={(search) => navigate({ ...query, search, page: 0 })}
           />
-          <div className="field admin-toolbar__select">
-            <label htmlFor="tag-status-filter">Status</label>
-            <select
-              id="tag-status-filter"
-              className="select"
-              value={query.status ?? ''}
-              onChange={(event) => navigate({ ...query, status: TAG_STATUSES.find((status) => status === event.target.value) ?? null, page: 0 })}
-            >
-              <option value="">All statuses</option>
-              {TAG_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {STATUS_LABELS[status]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <StatusFilter id="tag-status-filter" statuses={TAG_STATUSES} labels={STATUS_LABELS} value={query.status} onChange={(status) => navigate({ ...query, status, page: 0 })} />
         </div>
 
         <p className="admin-count" role="status" data-testid="tag-count">

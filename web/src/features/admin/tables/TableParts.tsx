@@ -122,3 +122,32 @@ export function SearchForm({
     </form>
   );
 }
+
+/** A status filter beside a table's search: "All statuses" or one of them. */
+export function StatusFilter<Status extends string>({
+  id,
+  statuses,
+  labels,
+  value,
+  onChange,
+}: {
+  id: string;
+  statuses: readonly Status[];
+  labels: Record<Status, string>;
+  value: Status | null;
+  onChange: (status: Status | null) => void;
+}) {
+  return (
+    <div className="field admin-toolbar__select">
+      <label htmlFor={id}>Status</label>
+      <select id={id} className="select" value={value ?? ''} onChange={(event) => onChange(statuses.find((status) => status === event.target.value) ?? null)}>
+        <option value="">All statuses</option>
+        {statuses.map((status) => (
+          <option key={status} value={status}>
+            {labels[status]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
