@@ -17,6 +17,9 @@ const signedIn = (children: ReactNode) => <RequireSignIn>{children}</RequireSign
 const admin = (children: ReactNode) => <RequireAdmin>{children}</RequireAdmin>;
 const anonymous = (to?: string) => (children: ReactNode) => <AnonymousOnly {...(to ? { to } : {})}>{children}</AnonymousOnly>;
 
+// One module for the admin area: the first chunk knows one admin chunk, not each admin page's.
+const adminArea = () => import('../features/admin/AdminArea');
+
 /** Every route of the app, public, signed-in, anonymous-only and admin. / and unknown paths go to the marketplace. */
 export const router = createBrowserRouter([
   {
@@ -36,12 +39,12 @@ export const router = createBrowserRouter([
       { path: 'admin/login', ...page(async () => (await import('../features/auth/AdminLoginPage')).AdminLoginPage, anonymous('/admin/dashboard')) },
       {
         path: 'admin',
-        ...page(async () => (await import('../features/admin/AdminShell')).AdminShell, admin),
+        ...page(async () => (await adminArea()).AdminShell, admin),
         children: [
           { index: true, element: <Navigate to="/admin/dashboard" replace /> },
-          { path: 'dashboard', ...page(async () => (await import('../features/admin/dashboard/DashboardPage')).DashboardPage) },
-          { path: 'analytics', ...page(async () => (await import('../features/admin/analytics/AnalyticsPage')).AnalyticsPage) },
-          { path: 'bulk-import', ...page(async () => (await import('../features/admin/bulk-import/BulkImportPage')).BulkImportPage) },
+          { path: 'dashboard', ...page(async () => (await adminArea()).DashboardPage) },
+          { path: 'analytics', ...page(async () => (await adminArea()).AnalyticsPage) },
+          { path: 'bulk-import', ...page(async () => (await adminArea()).BulkImportPage) },
           { path: '*', element: <Navigate to="/admin/dashboard" replace /> },
         ],
       },
