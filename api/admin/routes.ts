@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDependencies } from '../dependencies';
 import { adminAnalyticsRoutes } from './analytics/routes';
+import { adminAuctionRoutes } from './auctions/routes';
 import { adminBulkImportRoutes } from './bulk-import/routes';
 import { adminListingRoutes } from './listings/routes';
 import { adminMediaRoutes } from './media/routes';
@@ -22,5 +23,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
     await adminOnly.register(adminNfcRoutes, { deps });
     await adminOnly.register(adminBulkImportRoutes, { deps });
     await adminOnly.register(adminAnalyticsRoutes, { deps });
+    await adminOnly.register(adminAuctionRoutes, { deps });
   });
 };
