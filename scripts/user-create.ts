@@ -1,5 +1,5 @@
 /**
- * `npm run user:create -- --email E --password P --role ADMIN|BUYER [--first-name F] [--last-name L]`
+ * `npm run user:create -- --email E --password P --role ADMIN|BUYER|AUDITOR [--first-name F] [--last-name L]`
  *
  * Creates an account directly in the database the API uses (DATABASE_URL, else PGlite under
  * DATA_DIR) and prints its id. An ADMIN also gets BUYER, as every admin account does. Passwords
@@ -14,7 +14,10 @@ import { ConfigError, loadConfig, type Config } from '../api/config';
 import { openDatabase } from '../api/database';
 import { openInfrastructure, type Infrastructure } from '../api/infrastructure';
 
-const USAGE = 'Usage: npm run user:create -- --email E --password P --role ADMIN|BUYER [--first-name F] [--last-name L]';
+/** What each account made here may do; an auditor reads the log and nothing else (no bidding). */
+const ROLES_OF: Record<Role, Role[]> = { ADMIN: ['ADMIN', 'BUYER'], BUYER: ['BUYER'], AUDITOR: ['AUDITOR'] };
+
+const USAGE = 'Usage: npm run user:create -- --email E --password P --role ADMIN|BUYER|AUDITOR [--first-name F] [--last-name L]';
 
 class UsageError extends Error {}
 class StorageError extends Error {}
@@ -53,9 +56,9 @@ function readArguments(argv: string[]): NewAccount {
   if (problem) throw new UsageError(`--password: ${problem}`);
   if (values.password.length > MAX_PASSWORD_LENGTH) throw new UsageError(`--password: at most ${MAX_PASSWORD_LENGTH} characters (sign-in refuses longer ones)`);
   const role = values.role?.toUpperCase();
-  if (role !== 'ADMIN' && role !== 'BUYER') throw new UsageError('--role must be ADMIN or BUYER');
+  if (role !== 'ADMIN' && role !== 'BUYER' && role !== 'AUDITOR') throw new UsageError('--role must be ADMIN, BUYER or AUDITOR');
   const firstName = values['first-name']?.trim() || 'Provenance';
-  const lastName = values['last-name']?.trim() || (role === 'ADMIN' ? 'Admin' : 'Buyer');
+  const lastName = values['last-name']?.trim() || { ADMIN: 'Admin', BUYER: 'Buyer', AUDITOR: 'Auditor' }[role];
   return { email, password: values.password, role, firstName, lastName };
 }
 
@@ -76,7 +79,7 @@ async function main(): Promise<number> {
   const infrastructure = await open(config);
   try {
     const db = await openDatabase(infrastructure.database);
-    const roles: Role[] = account.role === 'ADMIN' ? ['ADMIN', 'BUYER'] : ['BUYER'];
+    const roles = ROLES_OF[account.role];
     const user = await createUser(db, { email: account.email, password: account.password, firstName: account.firstName, lastName: account.lastName, roles });
     await logSecurityEvent(db, { userId: user.id, actorId: null, kind: 'ACCOUNT_CREATED', details: { roles, via: 'user:create' } });
     console.log(`Created ${account.role} account ${user.email} with id ${user.id}`);

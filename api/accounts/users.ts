@@ -142,3 +142,25 @@ export async function logSecurityEvent(
     .values({ user_id: entry.userId, actor_id: entry.actorId, kind: entry.kind, details: JSON.stringify(entry.details ?? {}), at: now })
     .execute();
 }
+
+/**
+ * Sets a user's whole set of roles and, in the same transaction, logs the change with who made it
+ * (nothing is logged when the set is unchanged). The roles apply from the user's next sign-in or
+ * refresh: an access token keeps the roles it was issued with. Undefined for an unknown user.
+ */
+export async function changeRoles(
+  db: Kysely<Database>,
+  change: { userId: string; roles: readonly Role[]; actorId: string },
+  now = new Date(),
+): Promise<User | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('users').selectAll().where('id', '=', change.userId).forUpdate().executeTakeFirst();
+    if (!user) return undefined;
+    const roles = [...new Set(change.roles)].sort();
+    const previous = [...user.roles].sort();
+    if (roles.join() === previous.join()) return user;
+    const updated = await trx.updateTable('users').set({ roles: JSON.stringify(roles), updated_at: now }).where('id', '=', change.userId).returningAll().executeTakeFirstOrThrow();
+    await logSecurityEvent(trx, { userId: change.userId, actorId: change.actorId, kind: 'ROLES_CHANGED', details: { from: previous, to: roles } }, now);
+    return updated;
+  });
+}

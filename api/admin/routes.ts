@@ -7,6 +7,7 @@ import { adminBulkImportRoutes } from './bulk-import/routes';
 import { adminListingRoutes } from './listings/routes';
 import { adminMediaRoutes } from './media/routes';
 import { adminNfcRoutes } from './nfc/routes';
+import { adminUserRoutes } from './users/routes';
 
 /**
  * Everything under /api/admin but sign-in (api/auth/routes.ts, beside the buyers' sign-in, so both
@@ -24,5 +25,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
     await adminOnly.register(adminBulkImportRoutes, { deps });
     await adminOnly.register(adminAnalyticsRoutes, { deps });
     await adminOnly.register(adminAuctionRoutes, { deps });
+    await adminOnly.register(adminUserRoutes, { deps });
   });
 };

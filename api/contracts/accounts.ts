@@ -5,7 +5,8 @@ import { z } from 'zod';
  * the user types (password, email format, lengths) are in account-rules.ts.
  */
 
-export const roleSchema = z.enum(['BUYER', 'ADMIN']);
+/** A person's roles: BUYER bids, ADMIN runs the catalogue, AUDITOR reads the log and nothing else. */
+export const roleSchema = z.enum(['BUYER', 'ADMIN', 'AUDITOR']);
 export type Role = z.infer<typeof roleSchema>;
 
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from './account-rules';

@@ -402,7 +402,10 @@ describe('npm run user:create (scripts/user-create.ts)', () => {
     expect(weak.stderr).toContain('--password: Password must contain: at least 8 characters');
     const badRole = await userCreate('--email', 'role@example.com', '--password', 'R00t!Passw0rd', '--role', 'OWNER');
     expect(badRole.code).toBe(1);
-    expect(badRole.stderr).toContain('--role must be ADMIN or BUYER');
+    expect(badRole.stderr).toContain('--role must be ADMIN, BUYER or AUDITOR');
+    const auditor = await userCreate('--email', 'audit@example.com', '--password', 'Aud1t!Passw0rd', '--role', 'auditor');
+    expect(auditor.code).toBe(0);
+    expect(auditor.stdout).toMatch(/Created AUDITOR account audit@example\.com/);
 
     // The account is really there, with both roles and a password that verifies.
     const database = await PGliteClient.open(join(dataDir, 'pglite'));
@@ -414,6 +417,9 @@ describe('npm run user:create (scripts/user-create.ts)', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ id, roles: ['ADMIN', 'BUYER'], first_name: 'Root' });
       expect(await verifyPassword(rows[0]!.password_hash, 'R00t!Passw0rd')).toBe(true);
+      // An auditor reads the log and nothing else: not a buyer.
+      const audit = await database.query<{ roles: string[] }>('SELECT roles FROM users WHERE email = $1', ['audit@example.com']);
+      expect(audit.rows[0]!.roles).toEqual(['AUDITOR']);
     } finally {
       await database.close();
     }

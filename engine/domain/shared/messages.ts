@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { forbidden, invalid } from './errors';
 import { instantSchema, type Instant } from './time';
 
-export const roleSchema = z.enum(['BUYER', 'ADMIN', 'SYSTEM']);
+export const roleSchema = z.enum(['BUYER', 'ADMIN', 'AUDITOR', 'SYSTEM']);
 export type Role = z.infer<typeof roleSchema>;
 
 /** Who issued a command: a signed-in user, or SYSTEM for the scheduler that opens and closes auctions. */
