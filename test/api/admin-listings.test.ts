@@ -214,6 +214,20 @@ describe.each(API_BACKENDS)('admin listings on %s', (backend) => {
       expect(events.map((event) => event.type)).toEqual(['ListingDrafted', 'ListingSaved', 'ListingDetailsRevised', 'ListingMediaArranged']);
     });
 
+    it('saves a draft (a bulk-imported row, say) in the same step, its photos added', async () => {
+      const draft = (await api.call('POST', '/api/admin/jerseys', { token: admin, body: { ...JERSEY, save: false } })).body;
+      expect(draft.status).toBe('DRAFT');
+      const mediaId = await uploadedMedia();
+      const saved = await api.call('PUT', `/api/admin/jerseys/${draft.id}`, { token: admin, body: { ...JERSEY, mediaIds: [mediaId] } });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ status: 'SAVED', mediaIds: [mediaId] });
+      const withoutMedia = (await api.call('POST', '/api/admin/jerseys', { token: admin, body: { ...JERSEY, save: false } })).body;
+      const refused = await api.call('PUT', `/api/admin/jerseys/${withoutMedia.id}`, { token: admin, body: JERSEY });
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe('At least one media file is required.');
+      expect((await api.call('GET', `/api/admin/listings/${withoutMedia.id}`, { token: admin })).body.status).toBe('DRAFT');
+    });
+
     it('changes nothing when any part is refused: field errors by field; a saved listing left without media', async () => {
       const created = (await api.call('POST', '/api/admin/jerseys', { token: admin, body: { ...JERSEY, mediaIds: [await uploadedMedia()] } })).body;
       const before = await api.deps.eventStore.readStream(listingStreamId(created.id));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Auction } from '../../api/contracts/auctions';
 import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
-import { accessibilityViolations, demoAccounts, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot } from './browser';
+import { accessibilityViolations, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot, signInAsAdmin } from './browser';
 
 /**
  * Every screen, as its users reach it, scanned by axe-core against WCAG 2.2 AA at desktop and
@@ -119,13 +119,7 @@ describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths
     it(`an admin, ${width}: dashboard, analytics, bulk import`, async () => {
       const context = await newContext(browser, viewport);
       const page = await context.newPage();
-      await page.goto('/admin/login');
-      const { email, password } = demoAccounts().admin;
-      const form = page.getByRole('main');
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password', { exact: true }).fill(password);
-      await form.getByRole('button', { name: /sign in/i }).click();
-      await page.waitForURL('**/admin/dashboard');
+      await signInAsAdmin(page);
       for (const path of ['/admin/dashboard', '/admin/analytics', '/admin/bulk-import']) {
         await page.goto(path);
         await page.getByRole('heading').first().waitFor();

@@ -173,6 +173,29 @@ describe('the publish flow: not saved -> saved -> NFC bound -> published', () =>
     expect(flow.context().fieldErrors).toEqual([{ field: 'playerName', message: 'Player name is required' }]);
   });
 
+  it('a draft opened for editing (a bulk-imported row) is not saved yet: Save revises and saves it; a refusal leaves it a draft', async () => {
+    const draft = listing({ status: 'DRAFT', mediaIds: [], mediaUrls: [] });
+    const flow = start({ listing: draft, revise: async () => listing({ status: 'SAVED' }) });
+    expect(flow.value()).toEqual({ notSaved: 'editing' });
+    flow.actor.send({ type: 'PUBLISH', rules: {} });
+    expect(flow.context().banner).toEqual({ kind: 'error', text: NOT_CREATED });
+    flow.actor.send({ type: 'SAVE', form: FORM });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(flow.calls.revised).toEqual([{ listingId: 'l-1', form: FORM }]);
+    expect(flow.calls.created).toHaveLength(0);
+    expect(flow.value()).toEqual({ saved: 'unbound' });
+
+    const refused = start({
+      listing: draft,
+      revise: async () => {
+        throw new ApiError('Failed to save listing: At least one media file is required.', 409);
+      },
+    });
+    refused.actor.send({ type: 'SAVE', form: FORM });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refused.value()).toEqual({ notSaved: 'editing' });
+  });
+
   it('a refused publish stays bound with the reason in the red banner', async () => {
     const flow = start({
       listing: listing({ nfcUid: '04:A1' }),

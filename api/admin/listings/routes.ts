@@ -143,7 +143,7 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
     {
       schema: {
         tags: ['admin'],
-        summary: 'Revise a jersey listing from the jersey form, its media order included (until it is published)',
+        summary: 'Revise a jersey listing from the jersey form, its media order included, and save it if it was a draft (until it is published)',
         description: 'The same form and rules as POST /api/admin/jerseys; every problem is listed in `errors`, each naming its field.',
         security: [{ bearer: [] }],
         params: listingParams,
@@ -162,12 +162,12 @@ export const adminListingRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
       const mediaChanged = form.mediaIds.join('\n') !== (current.media_ids as string[]).join('\n');
       if (mediaChanged) await requireCompletedMedia(deps.db, form.mediaIds);
       const metadata = metadataFor(request.actor!, request.id);
-      const revise: ListingCommand = { type: 'ReviseListingDetails', data: { listingId, details: jerseyListingDetails(form) }, metadata };
-      // Details and media from one form: both change, or neither.
-      await handleListingCommands(
-        deps.commands,
-        mediaChanged ? [revise, { type: 'ArrangeListingMedia', data: { listingId, mediaIds: form.mediaIds }, metadata }] : [revise],
-      );
+      const commands: [ListingCommand, ...ListingCommand[]] = [{ type: 'ReviseListingDetails', data: { listingId, details: jerseyListingDetails(form) }, metadata }];
+      if (mediaChanged) commands.push({ type: 'ArrangeListingMedia', data: { listingId, mediaIds: form.mediaIds }, metadata });
+      // Saving the form saves a draft (a bulk-imported row, say): with its photos it can take a tag.
+      if (current.status === 'DRAFT') commands.push({ type: 'SaveListing', data: { listingId }, metadata });
+      // Everything the form changes happens together, or nothing does.
+      await handleListingCommands(deps.commands, commands);
       await readModelsCaughtUpWith(deps, listingStreamId(listingId));
       return presentAdminListing(await requireListing(deps.db, listingId), deps.mediaStorage);
     },

@@ -93,6 +93,7 @@ function ItemEditor({
     saving: snapshot.matches({ notSaved: 'saving' }) || snapshot.matches({ saved: 'revising' }),
     publishing: snapshot.matches({ saved: 'publishing' }),
     isPublished: snapshot.matches('published'),
+    isSaved: snapshot.matches('saved') || snapshot.matches('published'),
     bound: snapshot.matches({ saved: 'bound' }),
   }));
   const form = useForm<ItemFormValues>({ defaultValues: initialValues });
@@ -133,7 +134,7 @@ function ItemEditor({
   const mediaError = formState.errors.root?.message ?? state.fieldErrors.find((problem) => problem.field === 'mediaIds')?.message;
   const timing = useWatch({ control, name: 'timing' });
   const softClose = useWatch({ control, name: 'softClose' });
-  const saved = state.listing !== null;
+  const saved = state.isSaved;
   const locked = state.busy || state.isPublished;
 
   return (
@@ -237,7 +238,8 @@ function ItemEditor({
         )}
       </fieldset>
 
-      <NfcPanel listing={state.listing} disabled={locked} onChanged={(changed) => flow.send({ type: 'TAG.CHANGED', listing: changed })} />
+      {/* A tag binds to a saved listing: until then the panel says so. */}
+      <NfcPanel listing={saved ? state.listing : null} disabled={locked} onChanged={(changed) => flow.send({ type: 'TAG.CHANGED', listing: changed })} />
 
       <div className="add-item__actions">
         <button type="submit" className="button" disabled={locked}>

@@ -78,7 +78,9 @@ export const publishFlowMachine = setup({
   guards: {
     noMedia: ({ event }) => event.type === 'SAVE' && event.form.mediaIds.length === 0,
     tagBound: ({ context }) => context.listing !== null && context.listing.nfcUid !== null,
-    isSaved: ({ context }) => context.listing !== null,
+    isSaved: ({ context }) => context.listing !== null && context.listing.status !== 'DRAFT',
+    /** A draft opened for editing (a bulk-imported row): saving it revises and saves it in one call. */
+    isDraft: ({ context }) => context.listing?.status === 'DRAFT',
   },
   actions: {
     refuseWithoutMedia: assign({ banner: { kind: 'error', text: MEDIA_REQUIRED }, fieldErrors: [{ field: 'mediaIds', message: MEDIA_REQUIRED }] }),
@@ -105,7 +107,11 @@ export const publishFlowMachine = setup({
       states: {
         editing: {
           on: {
-            SAVE: [{ guard: 'noMedia', actions: 'refuseWithoutMedia' }, { target: 'saving', actions: 'clearMessages' }],
+            SAVE: [
+              { guard: 'noMedia', actions: 'refuseWithoutMedia' },
+              { guard: 'isDraft', target: '#publishFlow.saved.revising', actions: 'clearMessages' },
+              { target: 'saving', actions: 'clearMessages' },
+            ],
             PUBLISH: { actions: { type: 'refuse', params: NOT_CREATED } },
           },
         },
@@ -139,7 +145,11 @@ export const publishFlowMachine = setup({
             src: 'reviseListing',
             input: ({ context, event }) => ({ listingId: context.listing!.id, form: (event as Extract<FlowEvent, { type: 'SAVE' }>).form }),
             onDone: { target: 'settling', actions: { type: 'showSaved', params: ({ event }) => event.output } },
-            onError: { target: 'settling', actions: { type: 'showFailure', params: ({ event }) => failure(event.error) } },
+            onError: [
+              // A draft whose save was refused is still not saved.
+              { guard: 'isDraft', target: '#publishFlow.notSaved', actions: { type: 'showFailure', params: ({ event }) => failure(event.error) } },
+              { target: 'settling', actions: { type: 'showFailure', params: ({ event }) => failure(event.error) } },
+            ],
           },
         },
         publishing: {

@@ -6,14 +6,13 @@ import type { BulkImportResult } from '../../../../../api/contracts/admin/bulk-i
 import { Banner } from '../../../components/Banner';
 import { errorMessage } from '../../../lib/api-client';
 import { BackToDashboard } from '../AdminShell';
+import { editPath } from '../tables/listing-links';
 import { fetchTemplate, saveFile } from './bulk-import-api';
 import { ACCEPTED_EXTENSIONS, bulkImportMachine, MAX_FILE_MEGABYTES, percentSent } from './bulk-import-machine';
 import { EXPECTED_FORMAT } from './expected-format';
 import { failedRowsCsv, failedRowsFilename } from './failed-rows-csv';
 import './bulk-import.css';
 
-/** Where the imported drafts are found to add photos, bind a tag and publish. */
-const MANAGE_TAB = '/admin/dashboard?tab=manage';
 
 /** The chooser's types: by extension, and by the MIME types browsers give these files. */
 const ACCEPT = {
@@ -184,7 +183,7 @@ function ImportResult({ result, sourceName, onImportAnother }: { result: BulkImp
       {result.listings.length > 0 && (
         <>
           <h3 className="bulk-import__subtitle">Created listings</h3>
-          <p className="muted">Drafts without photos: open them in Manage to add photos, bind an NFC tag and publish.</p>
+          <p className="muted">Drafts without photos: open one to add its photos and save it, then bind its NFC tag and publish.</p>
           <div className="bulk-import__scroll" role="region" aria-label="Created listings" tabIndex={0}>
             <table className="bulk-import__table">
               <thead>
@@ -198,7 +197,7 @@ function ImportResult({ result, sourceName, onImportAnother }: { result: BulkImp
                   <tr key={listing.listingId}>
                     <td>{listing.row}</td>
                     <td>
-                      <Link to={MANAGE_TAB}>{listing.slug}</Link>
+                      <Link to={editPath(listing.listingId)}>{listing.slug}</Link>
                     </td>
                   </tr>
                 ))}

@@ -1,8 +1,8 @@
 import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useCallback, useId, type ComponentType, type LazyExoticComponent } from 'react';
 import { useSearchParams } from 'react-router';
-import { Banner } from '../../../components/Banner';
 import { Spinner } from '../../../components/Spinner';
+import { FailedWithRetry } from '../FailedWithRetry';
 import { dashboardFiguresMachine, formatShare, type FiguresSnapshot } from './figures-machine';
 import { DASHBOARD_TABS, tabOf, type DashboardTab, type TabProps } from './tabs';
 
@@ -61,12 +61,7 @@ function DashboardCards({ snapshot, onRetry }: { snapshot: FiguresSnapshot; onRe
     <>
       <h1 className="admin__title">Dashboard</h1>
       {snapshot.matches('failed') && (
-        <div className="admin__error">
-          <Banner kind="error">{error}</Banner>
-          <button type="button" className="button" onClick={onRetry}>
-            Try Again
-          </button>
-        </div>
+        <FailedWithRetry message={error} onRetry={onRetry} />
       )}
       <div className="admin-cards">
         {cards.map((card) => (

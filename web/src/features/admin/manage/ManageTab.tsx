@@ -16,6 +16,7 @@ import type { AdminListing } from './api';
 import { LISTING_STATUSES, readManageState, SORTS, STATUS_LABELS, toListingsQuery, writeManageState, type ManageState, type SortId } from './listings-query';
 import { listingActionMachine, listingsTableMachine } from './manage-machines';
 import { canEdit, canPublish, canWithdraw } from './row-actions';
+import { FailedWithRetry } from '../FailedWithRetry';
 import './manage.css';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -150,12 +151,7 @@ function ListingsTable({ onChanged }: { onChanged: () => void }) {
       </p>
 
       {table.matches('failed') && (
-        <div className="admin__error">
-          <Banner kind="error">{error}</Banner>
-          <button type="button" className="button" onClick={() => sendTable({ type: 'RETRY' })}>
-            Try Again
-          </button>
-        </div>
+        <FailedWithRetry message={error} onRetry={() => sendTable({ type: 'RETRY' })} />
       )}
 
       <TableRegion label="Listings" busy={loading}>

@@ -13,6 +13,7 @@ import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../t
 import type { BoundListing, NfcTag, TagsQuery } from './api';
 import { provisionTagMachine, tagsTableMachine, type ProvisionField } from './tags-machines';
 import { custodyLink, readTagsQuery, TAG_STATUSES, writeTagsQuery } from './tags-query';
+import { FailedWithRetry } from '../FailedWithRetry';
 import './nfc-tags.css';
 
 const createdAt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -64,12 +65,7 @@ export function NfcTagsTab() {
         </p>
 
         {table.matches('failed') && (
-          <div className="admin__error">
-            <Banner kind="error">{error}</Banner>
-            <button type="button" className="button" onClick={() => sendTable({ type: 'RETRY' })}>
-              Try Again
-            </button>
-          </div>
+          <FailedWithRetry message={error} onRetry={() => sendTable({ type: 'RETRY' })} />
         )}
 
         <TableRegion label="NFC tags" busy={loading}>

@@ -1,0 +1,13 @@
+import { Banner } from '../../components/Banner';
+
+/** A reading that failed: why, in the red banner, and Try Again beside it. */
+export function FailedWithRetry({ message, onRetry }: { message: string | null; onRetry: () => void }) {
+  return (
+    <div className="admin__error">
+      <Banner kind="error">{message}</Banner>
+      <button type="button" className="button" onClick={onRetry}>
+        Try Again
+      </button>
+    </div>
+  );
+}
