@@ -1,26 +1,16 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { ACCEPTED_MEDIA } from '../contracts/admin/media';
 import { HttpError } from '../http/errors';
 
-/** The media a listing may carry (JPEG, PNG and WebP images; MP4, MOV and AVI videos), with the extension their stored files get. */
-export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'video/x-msvideo': 'avi',
-};
+const ACCEPTED: ReadonlyArray<[string, readonly string[]]> = Object.entries(ACCEPTED_MEDIA);
 
-/** The filename extensions the spec accepts, and the type each one means. */
-const TYPE_OF_EXTENSION: Readonly<Record<string, string>> = {
-  jpeg: 'image/jpeg',
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  avi: 'video/x-msvideo',
-};
+/** The media a listing may carry (the contract's list), with the extension their stored files get. */
+export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = Object.fromEntries(ACCEPTED.map(([type, extensions]) => [type, extensions.at(-1)!.slice(1)]));
+
+/** The filename extensions accepted, and the type each one means. */
+const TYPE_OF_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(
+  ACCEPTED.flatMap(([type, extensions]) => extensions.map((extension) => [extension.slice(1), type])),
+);
 
 /** Other names browsers and tools give the same types. */
 const TYPE_ALIASES: Readonly<Record<string, string>> = {

@@ -1,4 +1,19 @@
 import { z } from 'zod';
+export { MAX_MEDIA_PER_LISTING } from '../../../engine/domain/listing/listing';
+
+/**
+ * The media a listing may carry, each type with the filename extensions that mean it: the upload
+ * API checks files against this list, and the web's drop zone accepts by it. A stored file is named
+ * with its type's last extension.
+ */
+export const ACCEPTED_MEDIA = {
+  'image/jpeg': ['.jpeg', '.jpg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+  'video/mp4': ['.mp4'],
+  'video/quicktime': ['.mov'],
+  'video/x-msvideo': ['.avi'],
+} as const satisfies Record<string, readonly string[]>;
 
 /**
  * Media uploads of the admin dashboard: a signed URL to PUT the file to, then a confirm; or the

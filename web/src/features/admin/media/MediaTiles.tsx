@@ -16,7 +16,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useEffectEvent, useId, useState } from 'react';
 import { useDropzone, type DropzoneState } from 'react-dropzone';
 import type { ActorRefFrom } from 'xstate';
-import { ACCEPTED_MEDIA, isVideo, MAX_MEDIA_FILES } from './accepted-media';
+import { ACCEPTED_MEDIA, isVideo, MAX_MEDIA_PER_LISTING } from './accepted-media';
 import { mediaListMachine, type StoredMedia, type TileEntry } from './media-list-machine';
 import { tileStatusText } from './media-tile-machine';
 import './media-tiles.css';
@@ -68,7 +68,7 @@ export function MediaTiles({ initial = NO_MEDIA, onChange, disabled = false }: M
         <span className="media-dropzone__title">Add photos or videos</span>
         <span className="media-dropzone__state">{dropzoneStateText(dropzone, disabled)}</span>
         <span className="media-dropzone__hint">
-          JPEG, PNG, WebP, MP4, MOV or AVI, up to {MAX_MEDIA_FILES} files ({tiles.length} of {MAX_MEDIA_FILES} added).
+          JPEG, PNG, WebP, MP4, MOV or AVI, up to {MAX_MEDIA_PER_LISTING} files ({tiles.length} of {MAX_MEDIA_PER_LISTING} added).
         </span>
       </div>
       {/* Beside the zone, not in it (a button may not hold another control); out of the tree, as the zone opens it. */}

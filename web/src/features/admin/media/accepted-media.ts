@@ -1,20 +1,7 @@
-/**
- * The media a listing may carry, as the upload API accepts them (api/media/media-types.ts holds
- * the server's copy; test/web/media-tiles.test.ts holds both to the same list).
- */
+import { ACCEPTED_MEDIA } from '../../../../../api/contracts/admin/media';
 
-/** react-dropzone's accept map: each MIME type with the extensions that mean it. */
-export const ACCEPTED_MEDIA = {
-  'image/jpeg': ['.jpeg', '.jpg'],
-  'image/png': ['.png'],
-  'image/webp': ['.webp'],
-  'video/mp4': ['.mp4'],
-  'video/quicktime': ['.mov'],
-  'video/x-msvideo': ['.avi'],
-} as const satisfies Record<string, readonly string[]>;
-
-/** A listing's most media files (the contract's MAX_MEDIA_PER_LISTING). */
-export const MAX_MEDIA_FILES = 8;
+/** react-dropzone's accept map and the cap on files: the contract's own, as the upload API checks them. */
+export { ACCEPTED_MEDIA, MAX_MEDIA_PER_LISTING } from '../../../../../api/contracts/admin/media';
 
 /**
  * The content type to announce for a file: the browser's own when it has one (the API knows its

@@ -1,5 +1,5 @@
 import { assertEvent, assign, enqueueActions, sendTo, setup, stopChild } from 'xstate';
-import { isVideo, MAX_MEDIA_FILES } from './accepted-media';
+import { isVideo, MAX_MEDIA_PER_LISTING } from './accepted-media';
 import { mediaTileMachine, type MediaTileRef, type TileReport } from './media-tile-machine';
 
 /** Media a saved listing already has, in its order. */
@@ -77,7 +77,7 @@ function storedName(media: StoredMedia, position: number): string {
 
 /**
  * The media tiles of a listing: the ordered list of tile actors (each spawned, each uploading on
- * its own), at most MAX_MEDIA_FILES of them; files past the limit are refused with "Too many
+ * its own), at most MAX_MEDIA_PER_LISTING of them; files past the limit are refused with "Too many
  * files". Emits `mediaIds.changed` with the ordered mediaIds of the completed tiles whenever
  * that list changes (a completed upload, a removal, a move).
  */
@@ -135,7 +135,7 @@ export const mediaListMachine = setup({
     'files.dropped': {
       actions: [
         assign(({ context, event, spawn }) => {
-          const room = Math.max(0, MAX_MEDIA_FILES - context.tiles.length);
+          const room = Math.max(0, MAX_MEDIA_PER_LISTING - context.tiles.length);
           const taken = event.accepted.slice(0, room);
           const added = taken.map((file, index): TileEntry => {
             const id = `tile-${context.created + index + 1}`;

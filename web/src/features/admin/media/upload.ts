@@ -1,5 +1,6 @@
 import type { ConfirmUploadRequest, MediaStatusAnswer, PresignedUploadAnswer, PresignUploadRequest } from '../../../../../api/contracts/admin/media';
 import { apiRequest, errorMessage } from '../../../lib/api-client';
+import { sendWithProgress } from '../../../lib/upload-with-progress';
 import { contentTypeOf } from './accepted-media';
 
 export interface UploadedMedia {
@@ -38,34 +39,22 @@ export async function uploadMedia(file: File, onProgress: (percent: number) => v
   return { mediaId: stored.mediaId, url: stored.url };
 }
 
-/** The PUT, by XMLHttpRequest: fetch cannot report the progress of a request body. Answers the ETag to confirm with. */
-function putBytes(target: PresignedUploadAnswer, file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open(target.method, target.uploadUrl);
-    for (const [name, value] of Object.entries(target.headers)) {
-      if (!BROWSER_SET_HEADERS.has(name.toLowerCase())) request.setRequestHeader(name, value);
-    }
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(Math.min(100, Math.floor((event.loaded / event.total) * 100)));
-    };
-    request.onload = () => {
-      if (request.status < 200 || request.status >= 300) {
-        reject(new Error(`Upload failed: ${request.status} ${request.statusText}`.trim()));
-        return;
-      }
-      // An S3 bucket must expose the ETag header to the page (CORS ExposeHeaders) for this to be readable.
-      const etag = request.getResponseHeader('etag');
-      if (!etag) {
-        reject(new Error('Upload failed: the storage did not answer the file\'s ETag'));
-        return;
-      }
-      onProgress(100);
-      resolve(etag);
-    };
-    request.onerror = () => reject(new Error('Upload failed: the connection to the storage was lost'));
-    request.onabort = () => reject(new DOMException('The upload was stopped', 'AbortError'));
-    signal.addEventListener('abort', () => request.abort(), { once: true });
-    request.send(file);
+/** The PUT of the bytes, reporting its progress. Answers the ETag to confirm with. */
+async function putBytes(target: PresignedUploadAnswer, file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<string> {
+  const headers = Object.fromEntries(Object.entries(target.headers).filter(([name]) => !BROWSER_SET_HEADERS.has(name.toLowerCase())));
+  const request = await sendWithProgress({
+    method: target.method,
+    url: target.uploadUrl,
+    headers,
+    body: file,
+    onProgress: (loaded, total) => onProgress(Math.min(100, Math.floor((loaded / total) * 100))),
+    signal,
+    networkError: () => new Error('Upload failed: the connection to the storage was lost'),
   });
+  if (request.status < 200 || request.status >= 300) throw new Error(`Upload failed: ${request.status} ${request.statusText}`.trim());
+  // An S3 bucket must expose the ETag header to the page (CORS ExposeHeaders) for this to be readable.
+  const etag = request.getResponseHeader('etag');
+  if (!etag) throw new Error("Upload failed: the storage did not answer the file's ETag");
+  onProgress(100);
+  return etag;
 }
