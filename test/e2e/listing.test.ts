@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Auction } from '../../api/contracts/auctions';
 import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
-import { DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
+import { DESKTOP, launchBrowser, newContext, PHONE, productCall, screenshot } from './browser';
 
 interface Account {
   readonly email: string;
@@ -15,21 +15,11 @@ type PublicAuction = Auction;
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${productUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /** A buyer of this file's own, so that the shared demo accounts stay as they are. */
 async function registerBuyer(firstName: string): Promise<Account> {
   const email = `listing-${firstName.toLowerCase()}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const password = 'Bidder!pass1';
-  await api('/api/auth/register', { firstName, lastName: 'Bidder', email, password, role: 'BUYER' });
+  await productCall('/api/auth/register', { body: { firstName, lastName: 'Bidder', email, password, role: 'BUYER' } });
   return { email, password };
 }
 
@@ -38,11 +28,11 @@ async function registerBuyer(firstName: string): Promise<Account> {
  * and other test files run first): the spec's $1 steps when such a one has time left.
  */
 async function biddableListing(): Promise<PublicListing> {
-  const page = await api<{ content: PublicListing[] }>('/api/public/listings?page=0&size=20');
+  const page = await productCall<{ content: PublicListing[] }>('/api/public/listings?page=0&size=20');
   const open: Array<{ listing: PublicListing; auction: PublicAuction }> = [];
   for (const listing of page.content) {
     if (!listing.auctionId) continue;
-    const auction = await api<PublicAuction>(`/api/public/listings/${listing.slug}/auction`);
+    const auction = await productCall<PublicAuction>(`/api/public/listings/${listing.slug}/auction`);
     if (auction.isActive && Date.parse(auction.endsAt) > Date.now() + 20 * 60_000) open.push({ listing, auction });
   }
   open.sort((a, b) => Date.parse(b.auction.endsAt) - Date.parse(a.auction.endsAt));
@@ -52,7 +42,7 @@ async function biddableListing(): Promise<PublicListing> {
 }
 
 async function minimumBid(listing: PublicListing): Promise<number> {
-  return (await api<PublicAuction>(`/api/public/listings/${listing.slug}/auction`)).minimumBid;
+  return (await productCall<PublicAuction>(`/api/public/listings/${listing.slug}/auction`)).minimumBid;
 }
 
 function livePanelIsUp(page: Page): Promise<void> {
@@ -147,7 +137,7 @@ describe('the listing detail page and its live auction panel', () => {
 
   it('buy now: confirmed with its price, the auction ends sold, and another buyer sees it end live', async () => {
     const { ids } = await publishListings(1, () => `Buy-now test bat ${Date.now().toString(36)}`, { startingPrice: 100, buyNowPrice: 450 });
-    const slug = (await api<PublicListing>(`/api/public/listings/${ids[0]}`)).slug;
+    const slug = (await productCall<PublicListing>(`/api/public/listings/${ids[0]}`)).slug;
     const buyer = await registerBuyer('Dana');
 
     const watcher = await open();
