@@ -10,6 +10,7 @@ export * from './auction/messages';
 export * from './auction/auction';
 export * from './auction/summary';
 export * from './auction/timing';
+export * from './auction/timeline';
 export * from './listing/listing';
 export * from './nfc-tag/identifiers';
 export * from './nfc-tag/nfc-tag';

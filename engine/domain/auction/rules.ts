@@ -49,14 +49,27 @@ export const EBAY_INCREMENTS: IncrementBand[] = [
   { from: 500_000, increment: 10_000 },
 ];
 
-/** The smallest step a bid must add at `price`: the band with the highest `from` not above it. */
+/** A band of the increment table with its upper bound: one cent below the next band's start; null for the last. */
+export interface IncrementBandRange extends IncrementBand {
+  readonly to: Cents | null;
+}
+
+/** The band a price falls in: the one with the highest `from` not above it. */
+export function incrementBandAt(table: readonly IncrementBand[], price: Cents): IncrementBandRange {
+  let index = 0;
+  for (let i = 1; i < table.length && table[i]!.from <= price; i++) index = i;
+  const next = table[index + 1];
+  return { ...table[index]!, to: next === undefined ? null : next.from - 1 };
+}
+
+/** The smallest step a bid must add at `price`. */
 export function incrementAt(table: readonly IncrementBand[], price: Cents): Cents {
-  let increment = table[0]!.increment;
-  for (const band of table) {
-    if (band.from > price) break;
-    increment = band.increment;
-  }
-  return increment;
+  return incrementBandAt(table, price).increment;
+}
+
+/** Every band with its bounds, as an auditor reads the table. */
+export function incrementBands(table: readonly IncrementBand[]): IncrementBandRange[] {
+  return table.map((band) => incrementBandAt(table, band.from));
 }
 
 /** Checks what a schema cannot: the relations between the rules and the schedule. */
