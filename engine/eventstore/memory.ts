@@ -1,4 +1,5 @@
 import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from './idempotency';
+import { matchesLogQuery, pageOfMatches, validateLogQuery } from './log-query';
 import {
   comparePositions,
   revisionMatches,
@@ -8,6 +9,8 @@ import {
   type BatchHandler,
   type EventStore,
   type LogPosition,
+  type LogQuery,
+  type LogQueryPage,
   type NewEvent,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -86,6 +89,20 @@ export class InMemoryEventStore implements EventStore {
     const start = after === undefined ? 0 : this.#log.findIndex((event) => comparePositions(event.position, after) > 0);
     if (start === -1) return [];
     return this.#log.slice(start, options.maxCount === undefined ? undefined : start + options.maxCount);
+  }
+
+  async queryLog(query: LogQuery): Promise<LogQueryPage> {
+    this.#assertOpen();
+    validateLogQuery(query);
+    const after = query.after;
+    const matches: RecordedEvent[] = [];
+    for (const event of this.#log) {
+      if (after !== undefined && comparePositions(event.position, after) <= 0) continue;
+      if (!matchesLogQuery(event, query)) continue;
+      matches.push(event);
+      if (matches.length > query.limit) break;
+    }
+    return pageOfMatches(matches, query.limit);
   }
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {

@@ -59,6 +59,41 @@ export interface ReadAllOptions {
   readonly maxCount?: number;
 }
 
+/**
+ * A filter over the global log, for auditors. Every field narrows the result (they combine with
+ * AND); `types` matches any of its types. Times compare with each event's recordedAt.
+ */
+export interface LogQuery {
+  /** One stream, exactly. */
+  readonly stream?: string;
+  /** Streams whose id starts with `${category}-` (the part before the first "-", e.g. "auction"). */
+  readonly category?: string;
+  readonly types?: readonly string[];
+  /** Inclusive. */
+  readonly from?: Date;
+  /** Exclusive. */
+  readonly to?: Date;
+  /** metadata.actorId */
+  readonly actorId?: string;
+  /** metadata.correlationId */
+  readonly correlationId?: string;
+  /** Exclusive: events strictly after this position. */
+  readonly after?: LogPosition;
+  /** At most this many events (at least 1). */
+  readonly limit: number;
+}
+
+export interface LogQueryPage {
+  /** Matching events in log order, at most `limit`. */
+  readonly events: RecordedEvent[];
+  /**
+   * Where the next page starts (pass it as `after`), or null once the end of the log was reached.
+   * A page may hold fewer than `limit` events and still have a `next`: an adapter that filters as it
+   * reads stops after a bounded scan, so that one request never reads the whole log.
+   */
+  readonly next: LogPosition | null;
+}
+
 export interface SubscribeOptions {
   /** Exclusive. 'start' replays the whole log; 'end' delivers only what is appended from now on. */
   readonly after: LogPosition | 'start' | 'end';
@@ -85,6 +120,11 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** The global log in order. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * The settled log filtered for auditors, one page at a time. Like readAll it returns only what
+   * no open transaction can still precede, so paging with `next` never skips an event.
+   */
+  queryLog(query: LogQuery): Promise<LogQueryPage>;
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription;
   /**
    * Position of the newest committed event, or null for an empty log. It may not be readable yet

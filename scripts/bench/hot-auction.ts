@@ -1,9 +1,12 @@
 /**
- * `npm run bench`: how fast one hot auction takes bids.
+ * `npm run bench`: how fast one hot auction takes bids, and how fast auditors query the log.
  *
  *  1. the pure engine alone: decide + evolve, one bid after another;
  *  2. the command handler with many bidders racing on one auction, on each store that can run here
- *     (in-memory, PGlite, and PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set).
+ *     (in-memory, PGlite, and PostgreSQL when BENCH_DATABASE_URL, TEST_DATABASE_URL or DATABASE_URL
+ *     is set);
+ *  3. on that PostgreSQL, the auditors' log query at a million events, one filter at a time
+ *     (audit-filters.ts).
  *
  * Figures go to scripts/bench/results.json (and the console). Compare runs on the same machine only.
  */
@@ -30,6 +33,7 @@ import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-ev
 import { createKysely } from '../../engine/postgres/kysely-dialect';
 import { NodePostgresClient, PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { migrateReadModels, ProjectionRunner, type ReadModels } from '../../projections';
+import { benchmarkAuditFilters } from './audit-filters';
 import type { Kysely } from 'kysely';
 
 const RULES: AuctionRules = {
@@ -195,7 +199,7 @@ async function main(): Promise<void> {
       },
     },
   ];
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (databaseUrl) {
     stores.push({
       name: 'PostgreSQL',
@@ -218,7 +222,7 @@ async function main(): Promise<void> {
       },
     });
   } else {
-    console.log('PostgreSQL figures NOT RUN: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
+    console.log('PostgreSQL figures (hot auction, audit filters) NOT RUN: set BENCH_DATABASE_URL, TEST_DATABASE_URL or DATABASE_URL');
   }
 
   const hotAuction: Record<string, unknown> = {};
@@ -238,6 +242,7 @@ async function main(): Promise<void> {
   }
   results.hotAuction = hotAuction;
   results.readModelLag = readModelLag;
+  if (databaseUrl) results.auditFilters = await benchmarkAuditFilters(databaseUrl);
 
   const file = new URL('./results.json', import.meta.url);
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);

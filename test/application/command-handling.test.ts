@@ -164,6 +164,7 @@ describe.each(stores)('command handling on $name', ({ open }) => {
       appendToStreams: (requests) => store.appendToStreams(requests),
       readStream: (streamId, options) => store.readStream(streamId, options),
       readAll: (options) => store.readAll(options),
+      queryLog: (query) => store.queryLog(query),
       subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),
       headPosition: () => store.headPosition(),
       close: async () => undefined,

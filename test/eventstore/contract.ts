@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   comparePositions,
   IdempotencyConflictError,
   WrongExpectedRevisionError,
+  type AppendRequest,
   type EventStore,
+  type LogPosition,
+  type LogQuery,
   type NewEvent,
   type RecordedEvent,
 } from '../../engine/eventstore/port';
@@ -260,6 +264,199 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('querying the log', () => {
+      const logged = (type: string, actorId: string, correlationId: string): NewEvent => ({
+        id: randomUUID(),
+        type,
+        data: {},
+        metadata: { actorId, correlationId, commandId: randomUUID() },
+      });
+      const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.id);
+      /** Where this test's events begin: the log may hold others' (a KurrentDB server). */
+      const startOfTest = async () => (await store.headPosition()) ?? undefined;
+
+      it('filters by stream, category, types, actor and correlation, alone and combined', async () => {
+        const p = newPrefix();
+        const after = await startOfTest();
+        const written: Array<[string, NewEvent]> = [
+          [`${p}auction-1`, logged('AuctionScheduled', `${p}admin`, `${p}k1`)],
+          [`${p}auction-1`, logged('BidPlaced', `${p}alice`, `${p}k2`)],
+          [`${p}auction_rejections-1`, logged('BidRejected', `${p}bob`, `${p}k2`)],
+          [`${p}listing-1`, logged('ListingPublished', `${p}admin`, `${p}k3`)],
+          [`${p}auction-2-b`, logged('BidPlaced', `${p}bob`, `${p}k4`)],
+          [`${p}auction-1`, logged('BidPlaced', `${p}bob`, `${p}k5`)],
+          [`${p}auction`, logged('Noted', `${p}alice`, `${p}k6`)],
+        ];
+        for (const [streamId, e] of written) await store.appendToStream(streamId, [e], { expectedRevision: 'any' });
+        const nth = (...indexes: number[]) => indexes.map((i) => written[i]![1].id);
+        const expectations: Array<[Omit<LogQuery, 'limit'>, string[]]> = [
+          [{ stream: `${p}auction-1` }, nth(0, 1, 5)],
+          [{ category: `${p}auction` }, nth(0, 1, 4, 5)], // not auction_rejections-1, nor the stream without "-"
+          [{ category: `${p}auction_rejections` }, nth(2)],
+          [{ types: ['BidPlaced'] }, nth(1, 4, 5)],
+          [{ types: ['BidRejected', 'ListingPublished'] }, nth(2, 3)],
+          [{ types: [] }, []],
+          [{ actorId: `${p}bob` }, nth(2, 4, 5)],
+          [{ correlationId: `${p}k2` }, nth(1, 2)],
+          [{ category: `${p}auction`, types: ['BidPlaced'], actorId: `${p}bob` }, nth(4, 5)],
+          [{ stream: `${p}auction-1`, actorId: `${p}alice` }, nth(1)],
+          [{ stream: `${p}auction-1`, correlationId: `${p}k4` }, []],
+          [{ actorId: `${p}nobody` }, []],
+        ];
+        for (const [filter, expected] of expectations) {
+          const page = await store.queryLog({ ...filter, after, limit: 100 });
+          expect({ filter, ids: ids(page.events), next: page.next }).toEqual({ filter, ids: expected, next: null });
+        }
+        const firstPage = await store.queryLog({ stream: `${p}auction-1`, limit: 1 });
+        const [first] = firstPage.events;
+        expect(firstPage.next).toEqual(first!.position);
+        expect(first).toMatchObject({ streamId: `${p}auction-1`, revision: 0, type: 'AuctionScheduled', data: {} });
+        expect(first!.metadata).toEqual(written[0]![1].metadata);
+        expect(first!.recordedAt).toBeInstanceOf(Date);
+      });
+
+      it('takes from as inclusive and to as exclusive', async () => {
+        const p = newPrefix();
+        const stream = `${p}audit-1`;
+        for (let i = 0; i < 3; i++) {
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+          await store.appendToStream(stream, [logged('Happened', 'a', 'k')], { expectedRevision: 'any' });
+        }
+        const [before, middle, after] = await store.readStream(stream);
+        const at = middle!.recordedAt.getTime();
+        const timed = async (from?: number, to?: number) =>
+          ids(
+            (
+              await store.queryLog({
+                stream,
+                ...(from === undefined ? {} : { from: new Date(from) }),
+                ...(to === undefined ? {} : { to: new Date(to) }),
+                limit: 10,
+              })
+            ).events,
+          );
+        expect(await timed(at)).toEqual(ids([middle!, after!]));
+        expect(await timed(at + 1)).toEqual(ids([after!]));
+        expect(await timed(undefined, at)).toEqual(ids([before!]));
+        expect(await timed(at, at + 1)).toEqual(ids([middle!]));
+        expect(await timed(at, at)).toEqual([]);
+        expect(await timed(before!.recordedAt.getTime(), after!.recordedAt.getTime() + 1)).toEqual(ids([before!, middle!, after!]));
+      });
+
+      it('pages with after and next: each match once, in order, at most limit a page, next null at the end', async () => {
+        const p = newPrefix();
+        const after = await startOfTest();
+        const written = Array.from({ length: 7 }, (_, n) => logged(n % 2 === 0 ? 'Even' : 'Odd', `${p}actor`, `${p}k`));
+        await store.appendToStreams([
+          { streamId: `${p}audit-1`, events: written.slice(0, 4), expectedRevision: 'no_stream' },
+          { streamId: `${p}audit-2`, events: written.slice(4), expectedRevision: 'no_stream' },
+        ]);
+        const inLogOrder = ids(ofPrefix(await readLogAfter(store, after), p));
+        expect(new Set(inLogOrder)).toEqual(new Set(written.map((e) => e.id)));
+
+        const pages = await pageThrough(store, { actorId: `${p}actor`, after }, [3]);
+        expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+        expect(pages.flat()).toEqual(inLogOrder);
+        // The page holding the last match says so, when it is full too.
+        expect(await pageThrough(store, { actorId: `${p}actor`, types: ['Even', 'Odd'], after }, [7])).toEqual([inLogOrder]);
+        expect(await pageThrough(store, { correlationId: `${p}k`, after }, [1])).toEqual(inLogOrder.map((id) => [id]));
+        expect((await pageThrough(store, { correlationId: `${p}k`, after }, [2, 5])).map((page) => page.length)).toEqual([2, 5]);
+      });
+
+      it('finds the matches of a time window however far past `after` they sit', async () => {
+        const p = newPrefix();
+        const after = await startOfTest();
+        const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+        const batch = async (actor: string, count: number) => {
+          const events = Array.from({ length: count }, () => logged('Happened', `${p}${actor}`, `${p}k`));
+          await store.appendToStream(`${p}audit-${actor}`, events, { expectedRevision: 'no_stream' });
+          return store.readStream(`${p}audit-${actor}`);
+        };
+        const early = await batch('early', 2);
+        await pause();
+        const filler = await batch('filler', 150);
+        await pause();
+        const late = await batch('late', 2);
+        const one = [1];
+        expect((await pageThrough(store, { from: late[0]!.recordedAt, after }, one)).flat()).toEqual(ids(late));
+        expect((await pageThrough(store, { actorId: `${p}late`, from: early[0]!.recordedAt, after }, one)).flat()).toEqual(ids(late));
+        expect((await pageThrough(store, { correlationId: `${p}k`, to: filler[0]!.recordedAt, after }, one)).flat()).toEqual(ids(early));
+        const window = { from: filler[0]!.recordedAt, to: late[0]!.recordedAt, actorId: `${p}filler`, after };
+        expect((await pageThrough(store, window, [40])).flat()).toEqual(ids(filler));
+      });
+
+      it('refuses a limit that is not a whole number of at least 1', async () => {
+        await expect(store.queryLog({ limit: 0 })).rejects.toThrow(RangeError);
+        await expect(store.queryLog({ limit: 2.5 })).rejects.toThrow(RangeError);
+      });
+
+      it('pages through any filter to exactly the matching events of readAll, in order (property)', async () => {
+        const p = newPrefix();
+        const categories = [`${p}auction`, `${p}auction_rejections`, `${p}listing`];
+        const streamIds = [...categories.flatMap((category) => [`${category}-0`, `${category}-1`]), `${p}listing-0-x`, `${p}auction`];
+        const types = ['BidPlaced', 'BidRejected', 'AuctionClosed', 'ListingPublished'];
+        const actors = [`${p}alice`, `${p}bob`, `${p}carol`];
+        const correlations = [`${p}k1`, `${p}k2`, `${p}k3`];
+        // Only the events' shape is generated: each run appends fresh event ids.
+        const eventArb = fc.record({ type: fc.constantFrom(...types), actorId: fc.constantFrom(...actors), correlationId: fc.constantFrom(...correlations) });
+        const appendArb = fc.uniqueArray(
+          fc.record({ streamId: fc.constantFrom(...streamIds), events: fc.array(eventArb, { minLength: 1, maxLength: 3 }) }),
+          { minLength: 1, maxLength: 2, selector: (request) => request.streamId },
+        );
+        const instantArb = fc.record({ at: fc.nat(), shiftMs: fc.constantFrom(-1, 0, 1) });
+        const filterArb = fc.record(
+          {
+            stream: fc.constantFrom(...streamIds),
+            category: fc.constantFrom(...categories),
+            types: fc.uniqueArray(fc.constantFrom(...types), { minLength: 1, maxLength: 3 }),
+            actorId: fc.constantFrom(...actors),
+            correlationId: fc.constantFrom(...correlations),
+            from: instantArb,
+            to: instantArb,
+          },
+          { requiredKeys: [] },
+        );
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(appendArb, { minLength: 1, maxLength: 12 }),
+            fc.array(fc.tuple(filterArb, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 3 }),
+            async (appends, filters) => {
+              const start = await startOfTest();
+              for (const requests of appends) {
+                await store.appendToStreams(
+                  requests.map(({ streamId, events }): AppendRequest => ({
+                    streamId,
+                    events: events.map(({ type, actorId, correlationId }) => logged(type, actorId, correlationId)),
+                    expectedRevision: 'any',
+                  })),
+                );
+              }
+              const written = ofPrefix(await readLogAfter(store, start), p);
+              for (const [{ from, to, ...filter }, limits] of filters) {
+                const instant = (pick: { at: number; shiftMs: number }) =>
+                  new Date(written[pick.at % written.length]!.recordedAt.getTime() + pick.shiftMs);
+                const query = { ...filter, ...(from ? { from: instant(from) } : {}), ...(to ? { to: instant(to) } : {}) };
+                const expected = written.filter(
+                  (e) =>
+                    (query.stream === undefined || e.streamId === query.stream) &&
+                    (query.category === undefined || e.streamId.startsWith(`${query.category}-`)) &&
+                    (query.types === undefined || query.types.includes(e.type)) &&
+                    (query.actorId === undefined || (e.metadata as { actorId: string }).actorId === query.actorId) &&
+                    (query.correlationId === undefined || (e.metadata as { correlationId: string }).correlationId === query.correlationId) &&
+                    (query.from === undefined || e.recordedAt >= query.from) &&
+                    (query.to === undefined || e.recordedAt < query.to),
+                );
+                const pages = await pageThrough(store, { ...query, after: start }, limits);
+                expect(pages.every((page, n) => page.length <= limits[n % limits.length]!)).toBe(true);
+                expect(pages.flat()).toEqual(ids(expected));
+              }
+            },
+          ),
+          { numRuns: 15 },
+        );
+      });
+    });
+
     describe('catch-up subscription', () => {
       it('delivers what was stored, then what is appended, in log order, exactly once', async () => {
         const prefix = newPrefix();
@@ -340,12 +537,29 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
 
 /** Pages through the whole log, as a projection rebuild would. */
 export async function readWholeLog(store: EventStore): Promise<RecordedEvent[]> {
+  return readLogAfter(store, undefined);
+}
+
+async function readLogAfter(store: EventStore, after: LogPosition | undefined): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
   for (;;) {
-    const page = await store.readAll({ after: all.at(-1)?.position, maxCount: 1000 });
+    const page = await store.readAll({ after: all.at(-1)?.position ?? after, maxCount: 1000 });
     all.push(...page);
     if (page.length < 1000) return all;
   }
+}
+
+/** Follows `next` from the query's `after` until it is null, asking for `limits` in turn; the ids of each page. */
+async function pageThrough(store: EventStore, query: Omit<LogQuery, 'limit'>, limits: readonly number[]): Promise<string[][]> {
+  const pages: string[][] = [];
+  let after = query.after;
+  for (let requests = 0; requests < 10_000; requests++) {
+    const page = await store.queryLog({ ...query, after, limit: limits[requests % limits.length]! });
+    pages.push(page.events.map((e) => e.id));
+    if (page.next === null) return pages;
+    after = page.next;
+  }
+  throw new Error('queryLog kept answering a next page');
 }
 
 export async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -74,6 +74,12 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
       // `late` is committed, yet it must wait: delivering it now would skip `early` for good.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(seen.map((e) => e.id)).toEqual([]);
+      // So must an auditor's page, with or without a time filter (they take different paths).
+      const auditPage = async () => {
+        const pages = await Promise.all([reader.queryLog({ limit: 10 }), reader.queryLog({ limit: 10, from: new Date(0) })]);
+        return pages.map((page) => page.events.map((e) => e.id));
+      };
+      expect(await auditPage()).toEqual([[], []]);
 
       held.release();
       await slowAppend;
@@ -81,6 +87,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
       await subscription.stop();
       expect(seen.map((e) => e.id)).toEqual([early.id, late.id]);
       expect((await reader.readAll()).map((e) => e.id)).toEqual([early.id, late.id]);
+      expect(await auditPage()).toEqual([[early.id, late.id], [early.id, late.id]]);
       await Promise.all([reader.close(), slowWriter.close()]);
     });
 

@@ -2,20 +2,24 @@ import {
   ANY,
   BACKWARDS,
   END,
+  eventTypeFilter,
   excludeSystemEvents,
   FORWARDS,
   KurrentDBClient,
   NO_STREAM,
   START,
   STREAM_EXISTS,
+  streamNameFilter,
   StreamNotFoundError,
   WrongExpectedVersionError,
   type AppendStreamRequest,
   type AppendStreamState,
+  type Filter,
   type ReadPosition,
   type ReadRevision,
 } from '@kurrent/kurrentdb-client';
 import { findRetriedBatch, validateAppendRequests } from '../idempotency';
+import { matchesLogQuery, pageOfMatches, validateLogQuery } from '../log-query';
 import {
   comparePositions,
   WrongExpectedRevisionError,
@@ -25,6 +29,8 @@ import {
   type EventStore,
   type ExpectedRevision,
   type LogPosition,
+  type LogQuery,
+  type LogQueryPage,
   type NewEvent,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -39,6 +45,12 @@ import { subscribeToAll } from './subscription';
 const IDEMPOTENCY_LOOKBACK = 64;
 /** Events read from $all per request in readAll. */
 const READ_ALL_PAGE = 500;
+/**
+ * Events one queryLog call looks at before it answers with what it found so far: the filters the
+ * server cannot apply (actor, correlation, time) are checked here, and one request must not read
+ * the whole log.
+ */
+const LOG_QUERY_SCAN_BUDGET = 10 * READ_ALL_PAGE;
 
 type StoredEvents = Map<string, RecordedEvent>;
 
@@ -151,6 +163,61 @@ export class KurrentDbEventStore implements EventStore {
       skipThrough = last;
     }
     return events;
+  }
+
+  async queryLog(query: LogQuery): Promise<LogQueryPage> {
+    this.#assertOpen();
+    validateLogQuery(query);
+    // No type at all matches nothing; as a server filter it would match everything.
+    if (query.types?.length === 0) return { events: [], next: null };
+    const wanted = query.limit + 1;
+    const matches: RecordedEvent[] = [];
+    let scanned = 0;
+    for await (const page of this.#logQueryCandidates(query)) {
+      for (const event of page) {
+        if (!isSystemEvent(event) && matchesLogQuery(event, query)) matches.push(event);
+        if (matches.length === wanted) return pageOfMatches(matches, query.limit);
+      }
+      scanned += page.length;
+      if (scanned >= LOG_QUERY_SCAN_BUDGET) return { events: matches, next: page.at(-1)!.position };
+    }
+    return pageOfMatches(matches, query.limit);
+  }
+
+  /**
+   * Pages of events after the query's `after` that may match it, in log order: the one stream it
+   * names, or $all narrowed by the server to the category's streams or to the types. Each page is
+   * read to its end before it is handed over (the client's iterator cannot be cancelled half way).
+   */
+  async *#logQueryCandidates(query: LogQuery): AsyncGenerator<RecordedEvent[]> {
+    const after = query.after !== undefined && query.after.commit >= 0n ? query.after : undefined;
+    const isNew = (event: RecordedEvent) => after === undefined || comparePositions(event.position, after) > 0;
+    if (query.stream !== undefined) {
+      // A stream's revisions follow log order; the events up to `after` are read again and skipped.
+      for (let fromRevision = 0n; ; ) {
+        const page = await this.#readStreamEvents(query.stream, { fromRevision, maxCount: READ_ALL_PAGE });
+        const fresh = page.filter(isNew);
+        if (fresh.length > 0) yield fresh;
+        if (page.length < READ_ALL_PAGE) return;
+        fromRevision = BigInt(page.at(-1)!.revision + 1);
+      }
+    }
+    const filter = serverFilterFor(query);
+    // fromPosition is inclusive: each page starts at the last position seen and skips it.
+    let skipThrough = after;
+    let from: ReadPosition = after ?? START;
+    for (;;) {
+      const fresh: RecordedEvent[] = [];
+      for await (const resolved of this.#client.readAll({ fromPosition: from, direction: FORWARDS, maxCount: READ_ALL_PAGE, filter })) {
+        if (resolved.event === undefined) continue;
+        const recorded = toRecordedEvent(resolved.event);
+        if (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0) fresh.push(recorded);
+      }
+      if (fresh.length === 0) return;
+      yield fresh;
+      skipThrough = fresh.at(-1)!.position;
+      from = { commit: skipThrough.commit, prepare: skipThrough.prepare };
+    }
   }
 
   async headPosition(): Promise<LogPosition | null> {
@@ -282,6 +349,16 @@ function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEve
   const events = request.events.map((event) => ({ ...event, id: event.id.toLowerCase() }));
   const retried = findRetriedBatch(request.streamId, events, stored);
   return retried === null ? undefined : stored.get(retried.id.toLowerCase());
+}
+
+/** The part of a log query KurrentDB can filter on itself: the event types, else the category. */
+function serverFilterFor(query: LogQuery): Filter {
+  if (query.types !== undefined) {
+    const escaped = query.types.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    return eventTypeFilter({ regex: `^(?:${escaped.join('|')})$` });
+  }
+  if (query.category !== undefined) return streamNameFilter({ prefixes: [`${query.category}-`] });
+  return excludeSystemEvents();
 }
 
 function resultOf(event: RecordedEvent): AppendResult {

@@ -1,4 +1,5 @@
 import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from '../idempotency';
+import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
   WrongExpectedRevisionError,
   type AppendRequest,
@@ -7,6 +8,8 @@ import {
   type EventStore,
   type ExpectedRevision,
   type LogPosition,
+  type LogQuery,
+  type LogQueryPage,
   type NewEvent,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -15,7 +18,7 @@ import {
   type Subscription,
 } from '../port';
 import { ChangeSignal, runSubscription, type SubscriptionSource } from '../subscription-loop';
-import { ensureEventStoreSchema } from './schema';
+import { ensureEventStoreSchema, INDEXED_EXPRESSIONS } from './schema';
 import type { SqlClient, SqlQueryable } from '../../postgres/sql-client';
 
 export interface PostgresEventStoreOptions {
@@ -58,6 +61,9 @@ const EVENT_COLUMNS = `stream_id, stream_revision, transaction_id::text AS commi
  * transaction commits after a later one's.
  */
 const SETTLED = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** queryLog's filtered expressions, written exactly as schema.ts indexes them. */
+const { CATEGORY, ACTOR, CORRELATION } = INDEXED_EXPRESSIONS;
 
 /**
  * The event store on Postgres: the default on a real server (DATABASE_URL) and, unchanged, on
@@ -197,6 +203,27 @@ export class PostgresEventStore implements EventStore {
     return { events: [], heldBack: waiting[0]?.waiting === true };
   }
 
+  /**
+   * Schema.ts gives each filter an index that starts with the filtered value and continues in log
+   * order, so that a page is a walk of one index from `after` that stops at the limit. Recorded
+   * times do not follow log order exactly, so no index can be walked for a time window: either the
+   * log is walked anyway (cheap when the window starts soon after `after` and holds a page), or all
+   * of the window's matches are gathered and the first kept (cheap when the window is small). Which
+   * costs less is guessed from global positions at the window's edges; both answer exactly.
+   */
+  async queryLog(query: LogQuery): Promise<LogQueryPage> {
+    validateLogQuery(query);
+    if (query.types?.length === 0) return { events: [], next: null }; // no type at all matches nothing
+    const wanted = query.limit + 1;
+    let statement = walkFilterIndexes(query, wanted);
+    if (query.from !== undefined || query.to !== undefined) {
+      const { rows } = await this.#sql.query<WindowEdges>(...windowEdges(query));
+      if (!walkCostsLess(rows[0]!, query, wanted)) statement = gatherMatches(query, wanted);
+    }
+    const { rows } = await this.#sql.query<EventRow>(...statement);
+    return pageOfMatches(rows.map(toRecordedEvent), query.limit);
+  }
+
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     const source: SubscriptionSource = {
       // Listen before the first read, so that no announcement between the two is lost.
@@ -266,6 +293,118 @@ async function claimRevisions(tx: SqlQueryable, streamId: string, expected: Expe
     ));
   }
   return rows[0] ? Number(rows[0].revision) : null;
+}
+
+type Statement = [text: string, params: unknown[]];
+
+/** Collects a statement's parameters; each use answers its typed placeholder. */
+function parameters() {
+  const values: unknown[] = [];
+  const add = (value: unknown, type: string): string => {
+    values.push(value);
+    return `$${values.length}::${type}`;
+  };
+  return { values, add };
+}
+
+type AddParameter = ReturnType<typeof parameters>['add'];
+
+/** Settled events after `after`: the part of the log a page is taken from. */
+function logRangeConditions(query: LogQuery, add: AddParameter): string[] {
+  if (query.after === undefined) return [SETTLED];
+  const { commit, prepare } = query.after;
+  return [SETTLED, `(transaction_id, global_position) > (${add(String(commit), 'text')}::xid8, ${add(String(prepare), 'bigint')})`];
+}
+
+/** Every filter of the query; `types` as ANY unless the caller joins them itself. */
+function filterConditions(query: LogQuery, add: AddParameter, options: { types: boolean }): string[] {
+  const conditions: string[] = [];
+  if (query.stream !== undefined) conditions.push(`stream_id = ${add(query.stream, 'text')}`);
+  // A stream id without "-" has no category, though split_part would answer the whole id.
+  if (query.category !== undefined) conditions.push(`${CATEGORY} = ${add(query.category, 'text')}`, `strpos(stream_id, '-') > 0`);
+  if (options.types && query.types !== undefined) conditions.push(`event_type = ANY(${add([...query.types], 'text[]')})`);
+  if (query.actorId !== undefined) conditions.push(`${ACTOR} = ${add(query.actorId, 'text')}`);
+  if (query.correlationId !== undefined) conditions.push(`${CORRELATION} = ${add(query.correlationId, 'text')}`);
+  if (query.from !== undefined) conditions.push(`recorded_at >= ${add(query.from, 'timestamptz')}`);
+  if (query.to !== undefined) conditions.push(`recorded_at < ${add(query.to, 'timestamptz')}`);
+  return conditions;
+}
+
+/** The first `wanted` matches, walking the filters' indexes in log order. */
+function walkFilterIndexes(query: LogQuery, wanted: number): Statement {
+  const { values, add } = parameters();
+  const conditions = [...logRangeConditions(query, add), ...filterConditions(query, add, { types: false })].join(' AND ');
+  const limit = add(wanted, 'int');
+  if (query.types === undefined) {
+    return [`SELECT ${EVENT_COLUMNS} FROM events WHERE ${conditions} ORDER BY transaction_id, global_position LIMIT ${limit}`, values];
+  }
+  // event_type = ANY(...) would read every event of those types and sort them. Instead each
+  // type's first matches come in log order from its index (one branch each, so that each is
+  // planned for its own type), and only those few are merged.
+  const branches = [...new Set(query.types)].map(
+    (type) => `(SELECT * FROM events WHERE event_type = ${add(type, 'text')} AND ${conditions}
+                ORDER BY transaction_id, global_position LIMIT ${limit})`,
+  );
+  return [
+    `SELECT ${EVENT_COLUMNS} FROM (${branches.join(' UNION ALL ')}) AS matched
+     ORDER BY transaction_id, global_position LIMIT ${limit}`,
+    values,
+  ];
+}
+
+/** Global positions (as text) of the first events recorded at `from` and at `to` (null: none), and of the last. */
+interface WindowEdges {
+  window_start: string | null;
+  window_end: string | null;
+  log_end: string | null;
+}
+
+function windowEdges(query: LogQuery): Statement {
+  const { values, add } = parameters();
+  const firstRecordedAt = (time: Date | undefined) =>
+    time === undefined ? 'NULL' : `(SELECT global_position FROM events WHERE recorded_at >= ${add(time, 'timestamptz')} ORDER BY recorded_at LIMIT 1)`;
+  return [
+    `SELECT ${firstRecordedAt(query.from)}::text AS window_start, ${firstRecordedAt(query.to)}::text AS window_end,
+            (SELECT max(global_position) FROM events)::text AS log_end`,
+    values,
+  ];
+}
+
+/**
+ * Whether walking the log from `after` should read fewer events than gathering the time window:
+ * global positions count events, and recorded times nearly follow them. The walk skips what lies
+ * before the window, then stops once it has a page, or at the end of the log if the rest of the
+ * window cannot hold one; gathering reads the whole window.
+ */
+function walkCostsLess(edges: WindowEdges, query: LogQuery, wanted: number): boolean {
+  const logEnd = Number(edges.log_end ?? 0);
+  const start = query.from === undefined ? 0 : Number(edges.window_start ?? logEnd + 1);
+  const end = edges.window_end === null ? logEnd + 1 : Number(edges.window_end);
+  const after = query.after === undefined ? 0 : Number(query.after.prepare);
+  const walkFrom = Math.max(start, after);
+  const skipped = walkFrom - after;
+  const walked = end - walkFrom >= 2 * wanted ? wanted : logEnd - walkFrom;
+  return skipped + walked <= end - start;
+}
+
+/**
+ * The first `wanted` matches, from all of them. OFFSET 0 keeps the planner from pushing the limit
+ * into the inner query: it reads the matches through the most selective index (index-only for a
+ * time window alone) instead of walking the log and hoping to meet them early.
+ */
+function gatherMatches(query: LogQuery, wanted: number): Statement {
+  const { values, add } = parameters();
+  const conditions = [...logRangeConditions(query, add), ...filterConditions(query, add, { types: true })];
+  return [
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE (transaction_id, global_position) IN (
+       SELECT transaction_id, global_position FROM (
+         SELECT transaction_id, global_position FROM events WHERE ${conditions.join(' AND ')} OFFSET 0
+       ) AS matching
+       ORDER BY transaction_id, global_position LIMIT ${add(wanted, 'int')}
+     )
+     ORDER BY transaction_id, global_position`,
+    values,
+  ];
 }
 
 function toPosition(row: { commit_position: string; prepare_position: string }): LogPosition {
