@@ -6,6 +6,7 @@ import type { AppDependencies } from './dependencies';
 import { authentication } from './http/authentication';
 import { handleError, handleNotFound, HttpError } from './http/errors';
 import { adminRoutes } from './admin/routes';
+import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { custodyRoutes } from './custody/routes';
 import { mobileBindingRoutes } from './mobile-binding/routes';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   await app.register(liveRoutes, { deps });
   await app.register(mediaRoutes, { deps });
   await app.register(adminRoutes, { deps });
+  await app.register(auditRoutes, { deps });
   await app.register(custodyRoutes, { deps });
   await app.register(mobileBindingRoutes, { deps });
 

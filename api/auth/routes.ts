@@ -7,7 +7,7 @@ import { endAllSessions, endSession, InvalidRefreshTokenError, rotateSession, st
 import { createUser, EmailTakenError, findUserByEmail, normalizeEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
-import { loginRequestSchema, refreshRequestSchema, registerRequestSchema, sessionTokensSchema } from '../contracts/accounts';
+import { loginRequestSchema, refreshRequestSchema, registerRequestSchema, sessionTokensSchema, type Role } from '../contracts/accounts';
 import { passwordProblem } from '../contracts/account-rules';
 import { errorResponses } from '../contracts/common';
 import { invalid, requiredEmail, requiredName, requiredText } from './field-checks';
@@ -15,6 +15,8 @@ import { invalid, requiredEmail, requiredName, requiredText } from './field-chec
 const INVALID_CREDENTIALS = 'Invalid email or password';
 const REGISTRATION_FAILED = 'Registration failed. Please try again.';
 const NOT_AN_ADMIN = 'This account does not have admin access';
+/** Who signs in at /admin/login: admins to the admin area, auditors to the audit area. */
+const STAFF_ROLES: Role[] = ['ADMIN', 'AUDITOR'];
 
 /** An unknown email costs a verification too, so the answer's timing does not tell which it was. */
 async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {
@@ -90,9 +92,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
     {
       schema: {
         tags: ['admin'],
-        summary: 'Sign in to the admin area',
+        summary: 'Sign in to the admin area (admins) or the audit area (auditors)',
         description:
-          `As /api/auth/login, and the account must hold the ADMIN role: otherwise 403 "${NOT_AN_ADMIN}". ` +
+          `As /api/auth/login, and the account must hold the ADMIN or AUDITOR role: otherwise 403 "${NOT_AN_ADMIN}". ` +
           'Shares the sign-in throttle with /api/auth/login.',
         body: loginRequestSchema,
         response: { 200: sessionTokensSchema, ...errorResponses(400, 401, 403, 429) },
@@ -100,7 +102,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
     },
     async (request, reply) => {
       const user = await verifiedUser(request, reply);
-      if (!user.roles.includes('ADMIN')) throw new HttpError(403, NOT_AN_ADMIN, 'NOT_AN_ADMIN');
+      if (!user.roles.some((role) => STAFF_ROLES.includes(role))) throw new HttpError(403, NOT_AN_ADMIN, 'NOT_AN_ADMIN');
       return reply.send(await startSession(db, app.signAccessToken, user, deps.clock()));
     },
   );
@@ -108,13 +110,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
   app.post(
     '/api/admin/auth/logout',
     {
-      onRequest: app.requireRole('ADMIN'),
+      onRequest: app.requireRole(...STAFF_ROLES),
       schema: {
         tags: ['admin'],
-        summary: 'Sign out of the admin area',
+        summary: 'Sign out of the admin or audit area',
         description:
-          'With a refreshToken: ends that session. Without one: ends every session of this admin, access tokens included ' +
-          '(an admin signing out of a shared machine should not leave a session behind).',
+          'With a refreshToken: ends that session. Without one: ends every session of this account, access tokens included ' +
+          '(someone signing out of a shared machine should not leave a session behind).',
         security: [{ bearer: [] }],
         body: z.strictObject({ refreshToken: z.string().min(1).max(512).optional() }).nullish(),
         response: { 204: z.null().describe('Signed out'), ...errorResponses(400, 401, 403) },

@@ -4,13 +4,15 @@ import * as accounts20261122 from './2026-11-22T0000-accounts';
 import * as media20261122 from './2026-11-22T0100-media';
 import * as mediaUploads20261122 from './2026-11-22T1000-media-uploads';
 import * as nfcBindingLinks20261122 from './2026-11-22T1100-nfc-binding-links';
+import * as auditReads20261125 from './2026-11-25T0000-audit-reads';
 
-/** Migrations of the application's own tables (accounts, idempotency keys, media, NFC binding links), oldest first. */
+/** Migrations of the application's own tables (accounts, idempotency keys, media, NFC binding links, audit reads), oldest first. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0000-accounts': accounts20261122,
   '2026-11-22T0100-media': media20261122,
   '2026-11-22T1000-media-uploads': mediaUploads20261122,
   '2026-11-22T1100-nfc-binding-links': nfcBindingLinks20261122,
+  '2026-11-25T0000-audit-reads': auditReads20261125,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -47,23 +47,31 @@ describe.each(API_BACKENDS)('admin access on %s', (backend) => {
   });
   afterAll(async () => api.close());
 
+  /** The route's status for a body it would refuse: the sign-in and role checks must answer first. */
+  async function callWithBadBody(route: string, token?: string): Promise<number> {
+    const [method, template] = route.split(' ') as [string, string];
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(PARAMETER_VALUES[name] ?? 'x'));
+    const body = method === 'GET' ? undefined : { unexpected: true };
+    return (await api.call(method, path, { body, ...(token === undefined ? {} : { token }) })).status;
+  }
+
   it('serves every admin call the admin screens make', () => {
     expect(adminRoutes).toEqual(expect.arrayContaining(SPEC_ADMIN_ROUTES));
   });
 
   it('answers 401 to an anonymous caller and 403 to a buyer on every admin route, before reading the body', async () => {
     const answers: Record<string, [number, number]> = {};
-    for (const route of adminRoutes) {
-      const [method, template] = route.split(' ') as [string, string];
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(PARAMETER_VALUES[name] ?? 'x'));
-      // A body the route would refuse: the sign-in check must answer first.
-      const body = method === 'GET' ? undefined : { unexpected: true };
-      const anonymous = await api.call(method, path, { body });
-      const asBuyer = await api.call(method, path, { body, token: buyer });
-      answers[route] = [anonymous.status, asBuyer.status];
-    }
+    for (const route of adminRoutes) answers[route] = [await callWithBadBody(route), await callWithBadBody(route, buyer)];
     expect(Object.values(answers).length).toBeGreaterThanOrEqual(SPEC_ADMIN_ROUTES.length);
     expect(answers).toEqual(Object.fromEntries(adminRoutes.map((route) => [route, [401, 403]])));
+  });
+
+  it('answers 403 to an auditor on every admin route but sign-out: auditors read the log, nothing else', async () => {
+    const auditor = (await api.signUp('AUDITOR')).tokens.accessToken;
+    const routes = adminRoutes.filter((route) => route !== 'POST /api/admin/auth/logout');
+    const answers: Record<string, number> = {};
+    for (const route of routes) answers[route] = await callWithBadBody(route, auditor);
+    expect(answers).toEqual(Object.fromEntries(routes.map((route) => [route, 403])));
   });
 
   it('refuses a forged token (wrong key) and an expired session with 401', async () => {

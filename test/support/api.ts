@@ -107,8 +107,8 @@ export async function startTestApi(
         email: fields.email ?? `${role.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`,
         password,
         firstName: fields.firstName ?? 'Test',
-        lastName: fields.lastName ?? (role === 'ADMIN' ? 'Admin' : 'Buyer'),
-        roles: role === 'ADMIN' ? ['ADMIN', 'BUYER'] : ['BUYER'],
+        lastName: fields.lastName ?? { ADMIN: 'Admin', AUDITOR: 'Auditor', BUYER: 'Buyer' }[role],
+        roles: role === 'ADMIN' ? ['ADMIN', 'BUYER'] : [role],
       });
       const tokens = await startSession(services.deps.db, app.signAccessToken, user);
       return { user, tokens, password };

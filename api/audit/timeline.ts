@@ -1,0 +1,91 @@
+import { asEngineEvent } from '../../engine/application/messages';
+import {
+  auctionRejectionsStreamId,
+  auctionStreamId,
+  auctionTimeline,
+  incrementBands,
+  type AuctionEvent,
+  type AuctionLogEntry,
+  type AuctionSummary,
+  type BidRejected,
+  type TimelineAsOf,
+} from '../../engine/domain';
+import { comparePositions, positionToString, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
+import type { AuctionTimeline, TimelineSummary } from '../contracts/audit';
+import { toDollars, toDollarsOrNull } from '../http/money';
+
+/**
+ * An auction replayed for admins and auditors: its stream and its rejections stream read back,
+ * merged in log order, and handed to the engine, which decides every figure and every word.
+ */
+export async function readAuctionTimeline(store: EventStore, auctionId: string, asOf: number | string | undefined): Promise<AuctionTimeline> {
+  const [events, rejections] = await Promise.all([
+    store.readStream(auctionStreamId(auctionId)),
+    store.readStream(auctionRejectionsStreamId(auctionId)),
+  ]);
+  const entries = [...events.map(eventEntry), ...rejections.map(refusalEntry)].sort((a, b) => comparePositions(a.position, b.position));
+  // Maxima were private while the auction ran; once it is over they explain why each bid lost.
+  const revealMaxima = events.some((event) => event.type === 'AuctionClosed' || event.type === 'AuctionCancelled');
+  const timeline = auctionTimeline(entries, { revealMaxima, ...(asOf === undefined ? {} : { asOf: asOfOf(asOf) }) });
+  const { rules } = timeline;
+  return {
+    auctionId: timeline.auctionId,
+    listingId: timeline.listingId,
+    rules: {
+      currency: rules.currency,
+      startingPrice: toDollars(rules.startingPrice),
+      incrementTable: incrementBands(rules.incrementTable).map(({ from, to, increment }) => ({
+        from: toDollars(from),
+        to: toDollarsOrNull(to),
+        increment: toDollars(increment),
+      })),
+      softClose: rules.softClose,
+      reservePrice: toDollarsOrNull(rules.reservePrice),
+      buyNowPrice: toDollarsOrNull(rules.buyNowPrice),
+      startsAt: timeline.startsAt,
+      scheduledEndsAt: timeline.scheduledEndsAt,
+    },
+    maximaRevealed: revealMaxima,
+    steps: timeline.steps.map((step, index) => ({
+      step: index,
+      kind: step.kind,
+      type: step.type,
+      position: positionToString(step.position),
+      revision: step.revision,
+      at: step.at,
+      actorId: step.actorId,
+      correlationId: step.correlationId,
+      tried: step.tried && { ...step.tried, amount: toDollarsOrNull(step.tried.amount), maximum: toDollarsOrNull(step.tried.maximum) },
+      outcome: step.outcome,
+      explanation: [...step.explanation],
+      summary: presentSummary(step.summary),
+    })),
+    summary: presentSummary(timeline.summary),
+    asOf: asOf ?? null,
+  };
+}
+
+function eventEntry(recorded: RecordedEvent): AuctionLogEntry<LogPosition> {
+  return { kind: 'EVENT', position: recorded.position, revision: recorded.revision, event: asEngineEvent(recorded) as AuctionEvent };
+}
+
+function refusalEntry(recorded: RecordedEvent): AuctionLogEntry<LogPosition> {
+  return { kind: 'REFUSED', position: recorded.position, rejection: asEngineEvent(recorded) as BidRejected };
+}
+
+function asOfOf(asOf: number | string): TimelineAsOf {
+  return typeof asOf === 'number' ? { revision: asOf } : { time: new Date(asOf).toISOString() };
+}
+
+function presentSummary(summary: AuctionSummary): TimelineSummary {
+  return {
+    status: summary.status,
+    price: toDollars(summary.price),
+    leaderId: summary.leaderId,
+    minimumNextBid: toDollars(summary.minimumNextBid),
+    endsAt: summary.endsAt,
+    reserveMet: summary.reserveMet,
+    buyNowAvailable: summary.buyNowAvailable,
+    bidCount: summary.bidCount,
+  };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { text } from 'node:stream/consumers';
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { exportCsv } from '../../api/audit/log';
+import { AUDIT_CSV_COLUMNS } from '../../api/contracts/audit';
+import { InMemoryEventStore } from '../../engine/eventstore/memory';
+
+/** What a spreadsheet would run as a formula; the export prefixes such a cell with '. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Strings that try hard: formula starts, quotes, separators, line breaks, any unicode. */
+const cell = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc
+    .tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '"', ',', '\n', "'", ' '), fc.string({ maxLength: 15 }))
+    .map(([start, rest]) => start + rest),
+  fc.constantFrom('=HYPERLINK("http://x","y")', '@SUM(1+1)*cmd|\' /C calc\'!A0', '-2+3', '+1', '"quoted"', 'a,b\r\nc'),
+);
+
+describe('the CSV export', () => {
+  it('is RFC 4180 and escapes every cell a spreadsheet would run as a formula (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ type: cell, actorId: cell, correlationId: cell, note: cell }), { minLength: 1, maxLength: 8 }), async (rows) => {
+        const store = new InMemoryEventStore();
+        const streamId = `property-${randomUUID()}`;
+        await store.appendToStream(
+          streamId,
+          rows.map((row) => ({ id: randomUUID(), type: row.type || 'Empty', data: { note: row.note }, metadata: { actorId: row.actorId, correlationId: row.correlationId } })),
+          { expectedRevision: 'no_stream' },
+        );
+        const csv = await text(exportCsv(store, { stream: streamId, limit: 1 }));
+        const records = parse(csv, { relax_quotes: false }) as string[][];
+        expect(records[0]).toEqual([...AUDIT_CSV_COLUMNS]);
+        const escaped = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
+        expect(records.slice(1)).toEqual(
+          rows.map((row, revision) => {
+            const metadata = JSON.stringify({ actorId: row.actorId, correlationId: row.correlationId });
+            return [
+              expect.any(String),
+              streamId,
+              String(revision),
+              escaped(row.type || 'Empty'),
+              expect.any(String),
+              escaped(row.actorId),
+              escaped(row.correlationId),
+              JSON.stringify({ note: row.note }),
+              metadata,
+            ];
+          }),
+        );
+        // No cell of the file, once parsed, starts a formula.
+        for (const record of records) for (const value of record) expect(FORMULA_START.test(value)).toBe(false);
+        await store.close();
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
