@@ -88,10 +88,10 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   await page.waitForURL('**/admin/dashboard');
 }
 
-/** A JSON call to the product under test (GET, or POST with a body); throws on any refusal. */
-export async function productCall<T>(path: string, init: { body?: unknown; token?: string } = {}): Promise<T> {
+/** A JSON call to the product under test (GET, or POST with a body unless `method` says PUT); throws on any refusal. */
+export async function productCall<T>(path: string, init: { body?: unknown; token?: string; method?: 'PUT' } = {}): Promise<T> {
   const response = await fetch(`${productUrl()}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: {
       ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),

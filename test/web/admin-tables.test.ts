@@ -9,7 +9,7 @@ import type { NfcTag, TagPage, TagsQuery } from '../../web/src/features/admin/nf
 import { provisionTagMachine, tagsTableMachine } from '../../web/src/features/admin/nfc-tags/tags-machines';
 import { custodyLink, readTagsQuery, writeTagsQuery } from '../../web/src/features/admin/nfc-tags/tags-query';
 import { editPath, openPath } from '../../web/src/features/admin/tables/listing-links';
-import type { TableQuery } from '../../web/src/features/admin/tables/paged-table-machine';
+import type { TableQuery } from '../../web/src/lib/paged-table-machine';
 import { ApiError } from '../../web/src/lib/api-client';
 
 function tag(uid: string, overrides: Partial<NfcTag> = {}): NfcTag {

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { AUDIT_LOG_PATH } from '../lib/audit-links';
 import { useAuth, useAuthActions } from '../lib/auth/session';
 import { authModal } from '../lib/auth-modal';
 import { setTheme, useTheme } from '../lib/theme';
 
-/** The public header: logo, Admin badge (admins only), theme toggle, heart to the followed items, sign-in or the user's menu. */
+/** The public header: logo, Admin badge (admins; the audit log's for auditors), theme toggle, heart to the followed items, sign-in or the user's menu. */
 export function Header() {
-  const { status, user, isAdmin } = useAuth();
+  const { status, user, isAdmin, isAuditor } = useAuth();
   const theme = useTheme();
   return (
     <header className="header">
@@ -16,10 +17,16 @@ export function Header() {
           <span>Provenance</span>
         </Link>
         <nav className="header__actions" aria-label="Account">
-          {isAdmin && (
+          {isAdmin ? (
             <Link to="/admin/dashboard" className="badge badge--admin">
               Admin
             </Link>
+          ) : (
+            isAuditor && (
+              <Link to={AUDIT_LOG_PATH} className="badge badge--admin">
+                Audit log
+              </Link>
+            )
           )}
           <button
             type="button"
@@ -34,7 +41,7 @@ export function Header() {
             ♡
           </Link>
           {status === 'signedIn' && user ? (
-            <UserMenu name={user.firstName || user.email} />
+            <UserMenu name={user.firstName || user.email} auditorOnly={isAuditor && !isAdmin} />
           ) : (
             <button type="button" className="button button--primary" onClick={() => authModal.open('login')} disabled={status === 'restoring'}>
               Sign in
@@ -46,7 +53,8 @@ export function Header() {
   );
 }
 
-function UserMenu({ name }: { name: string }) {
+/** The signed-in user's menu; an auditor who is not an admin is offered what they may use: the audit log and Logout. */
+function UserMenu({ name, auditorOnly }: { name: string; auditorOnly: boolean }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const auth = useAuthActions();
@@ -70,15 +78,23 @@ function UserMenu({ name }: { name: string }) {
       </button>
       {open && (
         <div className="menu__items" role="menu">
-          <Link role="menuitem" to="/profile" onClick={() => setOpen(false)}>
-            Your Profile
-          </Link>
-          <Link role="menuitem" to="/dashboard" onClick={() => setOpen(false)}>
-            Dashboard
-          </Link>
-          <Link role="menuitem" to="/favourites" onClick={() => setOpen(false)}>
-            Favourites
-          </Link>
+          {auditorOnly ? (
+            <Link role="menuitem" to={AUDIT_LOG_PATH} onClick={() => setOpen(false)}>
+              Audit log
+            </Link>
+          ) : (
+            <>
+              <Link role="menuitem" to="/profile" onClick={() => setOpen(false)}>
+                Your Profile
+              </Link>
+              <Link role="menuitem" to="/dashboard" onClick={() => setOpen(false)}>
+                Dashboard
+              </Link>
+              <Link role="menuitem" to="/favourites" onClick={() => setOpen(false)}>
+                Favourites
+              </Link>
+            </>
+          )}
           <button
             role="menuitem"
             type="button"

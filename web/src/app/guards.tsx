@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Spinner } from '../components/Spinner';
+import { AUDIT_LOG_PATH } from '../lib/audit-links';
 import { useAuth } from '../lib/auth/session';
 
 /** Where /login returns to after signing in: the page the guard sent the user away from. */
@@ -17,12 +18,24 @@ export function RequireSignIn({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Admin guard: anonymous users to /admin/login, signed-in non-admins to /. The server enforces it on every call too. */
-export function RequireAdmin({ children }: { children: ReactNode }) {
-  const { status, isAdmin } = useAuth();
+/**
+ * Staff guard, for the admin area's frame and the audit screens (admins and auditors): anonymous
+ * users to /admin/login, other signed-in users to /. The server enforces it on every call too.
+ */
+export function RequireStaff({ children }: { children: ReactNode }) {
+  const { status, isAdmin, isAuditor } = useAuth();
   if (status === 'restoring') return <Spinner label="Restoring your session" />;
   if (status !== 'signedIn') return <Navigate to="/admin/login" replace />;
-  if (!isAdmin) return <Navigate to="/" replace />;
+  if (!isAdmin && !isAuditor) return <Navigate to="/" replace />;
+  return children;
+}
+
+/** Admin guard: anonymous users to /admin/login, an auditor to the audit log (all of the admin area they may use), others to /. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const { status, isAdmin, isAuditor } = useAuth();
+  if (status === 'restoring') return <Spinner label="Restoring your session" />;
+  if (status !== 'signedIn') return <Navigate to="/admin/login" replace />;
+  if (!isAdmin) return <Navigate to={isAuditor ? AUDIT_LOG_PATH : '/'} replace />;
   return children;
 }
 

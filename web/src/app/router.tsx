@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AnonymousOnly, RequireAdmin, RequireSignIn } from './guards';
+import { AnonymousOnly, RequireAdmin, RequireSignIn, RequireStaff } from './guards';
 import { Layout } from './Layout';
 
 /** A page loaded when first visited, so the marketplace does not wait for every other screen's code. */
@@ -14,13 +14,14 @@ function page(load: () => Promise<ComponentType>, guard?: (children: ReactNode) 
 }
 
 const signedIn = (children: ReactNode) => <RequireSignIn>{children}</RequireSignIn>;
+const staff = (children: ReactNode) => <RequireStaff>{children}</RequireStaff>;
 const admin = (children: ReactNode) => <RequireAdmin>{children}</RequireAdmin>;
 const anonymous = (to?: string) => (children: ReactNode) => <AnonymousOnly {...(to ? { to } : {})}>{children}</AnonymousOnly>;
 
 // One module for the admin area: the first chunk knows one admin chunk, not each admin page's.
 const adminArea = () => import('../features/admin/AdminArea');
 
-/** Every route of the app, public, signed-in, anonymous-only and admin. / and unknown paths go to the marketplace. */
+/** Every route of the app, public, signed-in, anonymous-only, admin and audit (admins and auditors). / and unknown paths go to the marketplace. */
 export const router = createBrowserRouter([
   {
     element: <Layout />,
@@ -38,14 +39,21 @@ export const router = createBrowserRouter([
       { path: 'favourites', ...page(async () => (await import('../features/account/FavouritesPage')).FavouritesPage) },
       { path: 'admin/login', ...page(async () => (await import('../features/auth/AdminLoginPage')).AdminLoginPage, anonymous('/admin/dashboard')) },
       {
-        path: 'admin',
-        ...page(async () => (await adminArea()).AdminShell, admin),
+        // The admin area's frame, for admins and auditors: each sees the links they may use.
+        ...page(async () => (await adminArea()).AdminShell, staff),
         children: [
-          { index: true, element: <Navigate to="/admin/dashboard" replace /> },
-          { path: 'dashboard', ...page(async () => (await adminArea()).DashboardPage) },
-          { path: 'analytics', ...page(async () => (await adminArea()).AnalyticsPage) },
-          { path: 'bulk-import', ...page(async () => (await adminArea()).BulkImportPage) },
-          { path: '*', element: <Navigate to="/admin/dashboard" replace /> },
+          { path: 'audit', ...page(async () => (await import('../features/audit/log/AuditLogPage')).AuditLogPage) },
+          {
+            path: 'admin',
+            children: [
+              { index: true, element: <Navigate to="/admin/dashboard" replace /> },
+              { path: 'dashboard', ...page(async () => (await adminArea()).DashboardPage, admin) },
+              { path: 'analytics', ...page(async () => (await adminArea()).AnalyticsPage, admin) },
+              { path: 'bulk-import', ...page(async () => (await adminArea()).BulkImportPage, admin) },
+              { path: 'auctions/:auctionId/timeline', ...page(async () => (await import('../features/audit/timeline/AuctionTimelinePage')).AuctionTimelinePage) },
+              { path: '*', element: <Navigate to="/admin/dashboard" replace /> },
+            ],
+          },
         ],
       },
       // The page an admin's QR code opens on a phone: signed out, the link's token is the permission.

@@ -1,8 +1,13 @@
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
-import { useAuthActions } from '../../lib/auth/session';
+import { AUDIT_LOG_PATH } from '../../lib/audit-links';
+import { useAuth, useAuthActions } from '../../lib/auth/session';
 import './admin.css';
 
-/** The admin area's frame: Dashboard, Analytics, Bulk Import, View Site and Logout, around the admin page shown. */
+/**
+ * The admin area's frame, around the admin or audit page shown: an admin has Dashboard, Analytics,
+ * Bulk Import, Audit log, View Site and Logout; an auditor only what they may use, the audit log
+ * and Logout.
+ */
 export function AdminShell() {
   return (
     <div className="admin">
@@ -15,16 +20,22 @@ export function AdminShell() {
 function AdminHeader() {
   const navigate = useNavigate();
   const auth = useAuthActions();
+  const { isAdmin } = useAuth();
   return (
     <div className="admin-shell">
-      <p className="admin-shell__title">Provenance Admin</p>
-      <nav aria-label="Admin" className="admin-shell__nav">
-        <NavLink to="/admin/dashboard" end>
-          Dashboard
-        </NavLink>
-        <NavLink to="/admin/analytics">Analytics</NavLink>
-        <NavLink to="/admin/bulk-import">Bulk Import</NavLink>
-        <Link to="/marketplace">View Site</Link>
+      <p className="admin-shell__title">{isAdmin ? 'Provenance Admin' : 'Provenance Audit'}</p>
+      <nav aria-label={isAdmin ? 'Admin' : 'Audit'} className="admin-shell__nav">
+        {isAdmin && (
+          <>
+            <NavLink to="/admin/dashboard" end>
+              Dashboard
+            </NavLink>
+            <NavLink to="/admin/analytics">Analytics</NavLink>
+            <NavLink to="/admin/bulk-import">Bulk Import</NavLink>
+          </>
+        )}
+        <NavLink to={AUDIT_LOG_PATH}>Audit log</NavLink>
+        {isAdmin && <Link to="/marketplace">View Site</Link>}
         <button
           type="button"
           className="admin-shell__logout"

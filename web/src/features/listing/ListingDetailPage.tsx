@@ -2,6 +2,8 @@ import { useMachine } from '@xstate/react';
 import { Link, useParams } from 'react-router';
 import { fromPromise } from 'xstate';
 import { Banner } from '../../components/Banner';
+import { auctionTimelinePath } from '../../lib/audit-links';
+import { useAuth } from '../../lib/auth/session';
 import { favourites, useIsFavourite } from '../../lib/favourites';
 import { fetchAuction, fetchListing, type JerseyDetails, type Listing } from './api';
 import { AuctionPanel } from './auction/AuctionPanel';
@@ -89,7 +91,10 @@ function ListingDetail({ slugOrId }: { slugOrId: string }) {
         <div className="listing__summary">
           <ListingHeading listing={listing} />
           {auction ? (
-            <AuctionPanel listingKey={listing.slug || listing.id} auction={auction} />
+            <>
+              <AuctionPanel listingKey={listing.slug || listing.id} auction={auction} />
+              <TimelineLink auctionId={auction.auctionId} />
+            </>
           ) : (
             <section className="card auction-panel auction-panel--none" aria-label="Auction">
               <h2>No auction available for this item</h2>
@@ -109,6 +114,19 @@ function ListingDetail({ slugOrId }: { slugOrId: string }) {
         {listing.nfcUid && <ChainOfCustody uid={listing.nfcUid} />}
       </div>
     </article>
+  );
+}
+
+/** Admins only: this auction replayed step by step, with why each bid won or lost. */
+function TimelineLink({ auctionId }: { auctionId: string }) {
+  const { isAdmin } = useAuth();
+  if (!isAdmin) return null;
+  return (
+    <p className="listing__timeline">
+      <Link className="button" to={auctionTimelinePath(auctionId)}>
+        Auction timeline
+      </Link>
+    </p>
   );
 }
 

@@ -100,6 +100,8 @@ export interface AuthView {
   readonly status: AuthStatus;
   readonly user: UserProfile | null;
   readonly isAdmin: boolean;
+  /** Reads the event log and the audit screens, and nothing else of the admin area (unless also an admin). */
+  readonly isAuditor: boolean;
   readonly error: string | null;
 }
 
@@ -117,7 +119,8 @@ function authView(snapshot: SessionSnapshot): AuthView {
         ? 'signedOut'
         : 'busy';
   const user = snapshot.context.user;
-  return { status, user, isAdmin: user?.roles.includes('ADMIN') ?? false, error: snapshot.context.error };
+  const roles = user?.roles ?? [];
+  return { status, user, isAdmin: roles.includes('ADMIN'), isAuditor: roles.includes('AUDITOR'), error: snapshot.context.error };
 }
 
 function sameView(a: AuthView, b: AuthView): boolean {

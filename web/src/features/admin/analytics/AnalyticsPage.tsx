@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useId } from 'react';
 import { useSearchParams } from 'react-router';
 import type { AnalyticsAnswer } from '../../../../../api/contracts/admin/analytics';
-import { Banner } from '../../../components/Banner';
+import { FailedWithRetry } from '../../../components/FailedWithRetry';
 import { formatUsd } from '../../../lib/money';
 import { BackToDashboard } from '../AdminShell';
 import { formatShare } from '../dashboard/figures-machine';
@@ -49,14 +49,7 @@ function AnalyticsFigures({ days }: { days: Period }) {
   const [snapshot, send] = useMachine(analyticsMachine, { input: { days } });
   const { figures, error } = snapshot.context;
   if (snapshot.matches('failed')) {
-    return (
-      <div className="admin__error">
-        <Banner kind="error">{error}</Banner>
-        <button type="button" className="button" onClick={() => send({ type: 'RETRY' })}>
-          Try Again
-        </button>
-      </div>
-    );
+    return <FailedWithRetry message={error} onRetry={() => send({ type: 'RETRY' })} />;
   }
   return (
     <div aria-busy={figures === null}>

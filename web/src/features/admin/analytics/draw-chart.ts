@@ -12,6 +12,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import type { AnalyticsAnswer } from '../../../../../api/contracts/admin/analytics';
+import { axis, baseOptions, compactUsd, themeColors, translucent, type ChartColors } from '../../../lib/chart-theme';
 import { formatUsd } from '../../../lib/money';
 import { shortDay } from './chart-summaries';
 
@@ -28,40 +29,8 @@ export type ChartSpec =
   | { readonly kind: 'revenue'; readonly series: AnalyticsAnswer['series']['revenuePerDay'] }
   | { readonly kind: 'topLots'; readonly lots: AnalyticsAnswer['topLots'] };
 
-interface ChartColors {
-  readonly accent: string;
-  readonly text: string;
-  readonly grid: string;
-  readonly font: string;
-}
-
-/** The theme's own colours, read when a chart is drawn (the page draws each chart again when the theme changes). */
-function themeColors(): ChartColors {
-  const style = getComputedStyle(document.documentElement);
-  const read = (name: string) => style.getPropertyValue(name).trim();
-  return { accent: read('--accent'), text: read('--muted'), grid: read('--border'), font: getComputedStyle(document.body).fontFamily };
-}
-
-/** The accent at 18% opacity for the area under the line (the theme's colours are #rrggbb). */
-const translucent = (color: string) => (/^#[0-9a-f]{6}$/i.test(color) ? `${color}2e` : color);
-
-const compactUsd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
 /** Characters of a lot's title on the axis: fewer on a phone, where the bars need the room. */
 const lotLabelLength = (chartWidth: number) => (chartWidth < 480 ? 14 : 26);
-
-function baseOptions(colors: ChartColors) {
-  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  return {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: reducedMotion ? (false as const) : { duration: 400 },
-    plugins: { legend: { display: false }, tooltip: { titleFont: { family: colors.font }, bodyFont: { family: colors.font } } },
-  };
-}
-
-function axis(colors: ChartColors) {
-  return { ticks: { color: colors.text, font: { family: colors.font } }, grid: { color: colors.grid }, border: { color: colors.grid } };
-}
 
 /** A day axis: no vertical grid, labels kept level and thinned out to fit. */
 function dayAxis(colors: ChartColors) {

@@ -1,5 +1,6 @@
 import type { BulkImportResult } from '../../../../../api/contracts/admin/bulk-import';
 import { ApiError, apiErrorOf, authorizationHeader } from '../../../lib/api-client';
+import { fetchDownload } from '../../../lib/download';
 import { sendWithProgress } from '../../../lib/upload-with-progress';
 
 /** Processing 1,000 rows takes a while after the last byte is sent; a request stuck for longer than this has failed. */
@@ -32,25 +33,6 @@ export async function sendSheet(file: File, onProgress: (loaded: number, total: 
 }
 
 /** GET /api/admin/bulk-import/template: the CSV to fill in, under the name the server gives it. */
-export async function fetchTemplate(): Promise<{ contents: Blob; filename: string }> {
-  let response: Response;
-  try {
-    response = await fetch('/api/admin/bulk-import/template', { headers: { accept: 'text/csv', ...authorizationHeader() } });
-  } catch {
-    throw new ApiError('Network error', 0, 'NETWORK');
-  }
-  if (!response.ok) throw apiErrorOf(response.status, await response.text());
-  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'jersey_import_template.csv';
-  return { contents: await response.blob(), filename };
-}
-
-/** Hands a file to the browser to save, as a download link would. */
-export function saveFile(contents: Blob, filename: string): void {
-  const url = URL.createObjectURL(contents);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.click();
-  // Some browsers read the URL a moment after the click: it is freed a while later, not at once.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+export function fetchTemplate(): Promise<{ contents: Blob; filename: string }> {
+  return fetchDownload('/api/admin/bulk-import/template', { accept: 'text/csv', fallbackFilename: 'jersey_import_template.csv' });
 }

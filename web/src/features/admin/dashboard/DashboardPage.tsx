@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useCallback, useId, type ComponentType, type LazyExoticComponent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../../../components/Spinner';
-import { FailedWithRetry } from '../FailedWithRetry';
+import { FailedWithRetry } from '../../../components/FailedWithRetry';
 import { dashboardFiguresMachine, formatShare, type FiguresSnapshot } from './figures-machine';
 import { DASHBOARD_TABS, tabOf, type DashboardTab, type TabProps } from './tabs';
 

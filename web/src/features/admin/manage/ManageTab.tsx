@@ -6,17 +6,18 @@ import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { listingStatusChangeRequestSchema, PUBLICATION_DEFAULTS } from '../../../../../api/contracts/admin/listings';
 import { Banner } from '../../../components/Banner';
+import { auctionTimelinePath } from '../../../lib/audit-links';
 import { formatUsd } from '../../../lib/money';
 import type { FiguresSnapshot } from '../dashboard/figures-machine';
 import type { TabProps } from '../dashboard/tabs';
 import { editPath, openPath } from '../tables/listing-links';
-import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../tables/TableParts';
+import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../../../components/TableParts';
 import { ActionDialog } from './ActionDialog';
 import type { AdminListing } from './api';
 import { LISTING_STATUSES, readManageState, SORTS, STATUS_LABELS, toListingsQuery, writeManageState, type ManageState, type SortId } from './listings-query';
 import { listingActionMachine, listingsTableMachine } from './manage-machines';
 import { canEdit, canPublish, canWithdraw } from './row-actions';
-import { FailedWithRetry } from '../FailedWithRetry';
+import { FailedWithRetry } from '../../../components/FailedWithRetry';
 import './manage.css';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -253,6 +254,12 @@ function ListingRow({ listing, busy, onPublish, onWithdraw }: { listing: AdminLi
           ) : (
             <Link className="button manage-actions__button" to={openPath(listing)}>
               Open
+            </Link>
+          )}
+          {/* Once published, its auction can be replayed step by step. */}
+          {listing.auctionId && (
+            <Link className="button manage-actions__button" to={auctionTimelinePath(listing.auctionId)}>
+              Timeline
             </Link>
           )}
           {canPublish(listing.status) && (

@@ -1,6 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { createPagedTableMachine } from '../tables/paged-table-machine';
+import { createPagedTableMachine } from '../../../lib/paged-table-machine';
 import { fetchListingPage, publishListing, withdrawListing, type AdminListing, type PublishedListing } from './api';
 import { canPublish, canWithdraw } from './row-actions';
 

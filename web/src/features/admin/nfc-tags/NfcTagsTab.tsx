@@ -9,11 +9,11 @@ import { Banner } from '../../../components/Banner';
 import { FormField } from '../../../components/FormField';
 import { formatTagInput, parseTagInput } from '../../../lib/nfc-input';
 import { openPath } from '../tables/listing-links';
-import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../tables/TableParts';
+import { Pager, SearchForm, SkeletonRows, StatusFilter, TableRegion } from '../../../components/TableParts';
 import type { BoundListing, NfcTag, TagsQuery } from './api';
 import { provisionTagMachine, tagsTableMachine, type ProvisionField } from './tags-machines';
 import { custodyLink, readTagsQuery, TAG_STATUSES, writeTagsQuery } from './tags-query';
-import { FailedWithRetry } from '../FailedWithRetry';
+import { FailedWithRetry } from '../../../components/FailedWithRetry';
 import './nfc-tags.css';
 
 const createdAt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,7 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import type { ProvisionTagRequest } from '../../../../../api/contracts/admin/nfc';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { createPagedTableMachine } from '../tables/paged-table-machine';
+import { createPagedTableMachine } from '../../../lib/paged-table-machine';
 import { fetchTagPage, provisionTag, type NfcTag } from './api';
 
 /** The pool's table: a page per filter, search and page number. */

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { ApiError, errorMessage, unlessAborted } from '../../../lib/api-client';
+import { ApiError, errorMessage, unlessAborted } from './api-client';
 
 /** What a table asks for: its filters, search, sort and page, each a plain value. */
 export type TableQuery = Readonly<Record<string, string | number | null>>;
