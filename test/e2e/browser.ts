@@ -3,8 +3,6 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
-/** Debian's Chromium (.ci/run installs it); never a browser downloaded by a tool. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -23,7 +21,8 @@ export const productUrl = () => inject('productUrl');
 export const demoAccounts = () => inject('demoAccounts');
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  // Where test/vitest.config.ts found Chromium.
+  return chromium.launch({ executablePath: inject('chromiumPath'), args: FLAGS, headless: true });
 }
 
 export const DESKTOP = { width: 1440, height: 900 };

@@ -11,6 +11,8 @@ declare module 'vitest' {
     productUrl: string;
     /** The seeded demo accounts (DATA_DIR/demo-credentials.json). */
     demoAccounts: { admin: { email: string; password: string }; buyer: { email: string; password: string } };
+    /** The Chromium binary (test/vitest.config.ts). */
+    chromiumPath: string;
   }
 }
 
