@@ -4,7 +4,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDependencies } from './dependencies';
 import { authentication } from './http/authentication';
-import { handleError, handleNotFound, HttpError } from './http/errors';
+import { handleError, handleNotFound } from './http/errors';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit-settings';
+import { rateLimiting } from './http/rate-limits';
+import { requestIdOf } from './http/request-id';
+import { securityHeaders } from './http/security-headers';
+import { closeConnectionWhenBodyUnread } from './http/unread-body';
+import { refuseMalformedText } from './http/well-formed-input';
 import { adminRoutes } from './admin/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
@@ -16,10 +22,17 @@ import { liveRoutes } from './live/routes';
 import { mediaRoutes } from './media/routes';
 import { userRoutes } from './users/routes';
 import { serveWebApp } from './web-app';
+import { OPENAPI_SERVERS_AND_LINKS, withOperationIds } from './docs/openapi';
+import { metricsRoutes } from './observability/metrics-routes';
+import { probeRoutes } from './observability/probes';
 
 export interface AppOptions {
   /** The built web app's folder, served on the same port (npm start); absent: the API only. */
   readonly webApp?: string;
+  /** The general request limits (Config.rateLimits); absent: the defaults. */
+  readonly rateLimits?: RateLimits;
+  /** Where log lines go (npm start in a terminal: pino-pretty); absent: JSON to stdout. */
+  readonly logStream?: { write(line: string): void };
 }
 
 /** Builds the HTTP API without listening, so tests and the server entry share one app. */
@@ -29,8 +42,9 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       level: deps.logLevel ?? 'info',
       // Tokens and passwords never reach the log.
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.currentPassword', 'req.body.newPassword', 'req.body.refreshToken'],
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    genReqId: () => crypto.randomUUID(),
+    genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: deps.trustProxy ?? false,
@@ -39,35 +53,27 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
-  // Postgres cannot store NUL in text; such input is refused here, once, for every route.
-  app.addHook('preValidation', async (request) => {
-    const where = findNul(request.params, 'params') ?? findNul(request.query, 'querystring') ?? findNul(request.body, 'body');
-    if (where) throw new HttpError(400, `${where}: must not contain NUL characters`, 'INVALID_CHARACTERS');
-  });
+  app.addHook('preValidation', refuseMalformedText);
+  app.addHook('onSend', closeConnectionWhenBodyUnread);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
+  await app.register(securityHeaders, { mediaStorage: deps.mediaStorage });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Provenance API', version: '1.0.0', description: 'Live auctions of authenticated, NFC-tagged sports memorabilia.' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      ...OPENAPI_SERVERS_AND_LINKS,
     },
-    transform: jsonSchemaTransform,
+    transform: withOperationIds(jsonSchemaTransform),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authentication, { secret: deps.jwtSecret, db: deps.db });
+  await app.register(rateLimiting, { limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
 
-  // Liveness that means something: the database answers.
-  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await deps.sql.query('SELECT 1');
-      return { status: 'ok' };
-    } catch (error) {
-      app.log.error({ err: error }, 'health check: database unreachable');
-      return reply.code(503).send({ status: 'unavailable' });
-    }
-  });
+  await app.register(metricsRoutes, { deps });
+  await app.register(probeRoutes, { deps });
 
   await app.register(authRoutes, { deps });
   await app.register(userRoutes, { deps });
@@ -84,15 +90,4 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   if (!servesWebApp) app.setNotFoundHandler(handleNotFound);
 
   return app;
-}
-
-/** The path of the first string (or key) holding NUL, e.g. "body.firstName"; null when there is none. */
-function findNul(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (depth > 32 || value === null || typeof value !== 'object') return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = key.includes('\u0000') ? path : findNul(inner, `${path}.${key}`, depth + 1);
-    if (found) return found;
-  }
-  return null;
 }

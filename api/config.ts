@@ -1,6 +1,15 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MediaStorageSettings } from './media/storage-port';
+import { DEFAULT_READY_MAX_LAG_EVENTS } from './observability/read-model-lag';
+import { DEFAULT_RATE_LIMITS, parseRateLimit, type RateLimits } from './http/rate-limit-settings';
+
+/** A general request limit, "30/hour" (api/http/rate-limits.ts). */
+const rateLimitSetting = z
+  .string()
+  .refine((text) => parseRateLimit(text) !== undefined, 'must be a count per period, e.g. 30/hour, 60/minute or 100/10 minutes')
+  .transform((text) => parseRateLimit(text)!)
+  .optional();
 
 /**
  * Settings come from the environment (README, "Configuration"). Every one is optional: without
@@ -8,7 +17,8 @@ import type { MediaStorageSettings } from './media/storage-port';
  */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** This machine only unless told otherwise: the embedded demo's admin password is printed at start. Containers set 0.0.0.0. */
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   EVENTSTORE_URL: z.string().regex(/^(kurrentdb|esdb|kdb)(\+discover)?:\/\//, 'must be a kurrentdb:// or esdb:// connection string').optional(),
@@ -31,6 +41,13 @@ const environmentSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  RATE_LIMIT_REGISTER: rateLimitSetting,
+  RATE_LIMIT_SIGN_IN: rateLimitSetting,
+  RATE_LIMIT_BIDS: rateLimitSetting,
+  RATE_LIMIT_UPLOADS: rateLimitSetting,
+  RATE_LIMIT_BULK_IMPORT: rateLimitSetting,
+  /** GET /ready fails while more events than this wait in the log for the read models. */
+  READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_READY_MAX_LAG_EVENTS),
 });
 
 export interface Config {
@@ -49,6 +66,10 @@ export interface Config {
   /** Fastify's trustProxy: client addresses (rate limits) come from X-Forwarded-For only when set. */
   readonly trustProxy: boolean | string[];
   readonly media: MediaStorageSettings;
+  /** Per client address (sign-ups, sign-ins) or per account (bids, uploads, bulk imports). */
+  readonly rateLimits: RateLimits;
+  /** How many events the read models may be behind the log before GET /ready says not ready. */
+  readonly readyMaxLagEvents: number;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +106,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     googleClientId: env.GOOGLE_CLIENT_ID,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     media: mediaSettings(env),
+    rateLimits: {
+      register: env.RATE_LIMIT_REGISTER ?? DEFAULT_RATE_LIMITS.register,
+      signIn: env.RATE_LIMIT_SIGN_IN ?? DEFAULT_RATE_LIMITS.signIn,
+      bids: env.RATE_LIMIT_BIDS ?? DEFAULT_RATE_LIMITS.bids,
+      uploads: env.RATE_LIMIT_UPLOADS ?? DEFAULT_RATE_LIMITS.uploads,
+      bulkImport: env.RATE_LIMIT_BULK_IMPORT ?? DEFAULT_RATE_LIMITS.bulkImport,
+    },
+    readyMaxLagEvents: env.READY_MAX_LAG_EVENTS,
   };
 }
 

@@ -7,10 +7,11 @@ import type { Database } from './database';
 import type { LifecycleWorker } from './lifecycle/worker';
 import type { LiveHub } from './live/hub';
 import type { MediaStorage } from './media/storage-port';
+import type { Metrics } from './observability/metrics';
 
 /** What the routes work with; built once by the server (or a test) and handed to buildApp. */
 export interface AppDependencies {
-  /** The raw database, for the health check. */
+  /** The raw database, for the readiness check. */
   readonly sql: SqlClient;
   readonly db: Kysely<Database>;
   readonly eventStore: EventStore;
@@ -31,4 +32,8 @@ export interface AppDependencies {
   readonly live: LiveHub;
   /** Opens and closes auctions on time; null when this process runs none (openServices `lifecycle: false`). */
   readonly lifecycle: LifecycleWorker | null;
+  /** This process's metrics, served at GET /metrics. */
+  readonly metrics: Metrics;
+  /** GET /ready fails while the read models are more than this many events behind the log. */
+  readonly readyMaxLagEvents: number;
 }

@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KurrentDbEventStore } from '../engine/eventstore/kurrentdb/store';
 import type { EventStore } from '../engine/eventstore/port';
 import { PostgresEventStore } from '../engine/eventstore/postgres/postgres-event-store';
 import { NodePostgresClient, PGliteClient, type SqlClient } from '../engine/postgres/sql-client';
 import type { Config } from './config';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
 
 export interface Infrastructure {
   /** Postgres for read models and accounts: the server at DATABASE_URL, else PGlite under DATA_DIR. */
@@ -16,22 +16,33 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the storage the configuration names. PGlite allows one process per folder, so on the
+ * embedded default this process first takes DATA_DIR for itself (DataDirLockedError when another
+ * holds it). With DATABASE_URL, DATA_DIR keeps only files several processes may share (media,
+ * the generated JWT secret): no lock, as replicas run side by side.
+ */
 export async function openInfrastructure(config: Config): Promise<Infrastructure> {
   let database: SqlClient;
   let databaseDescription: string;
+  let lock: DataDirLock | undefined;
   if (config.databaseUrl) {
     database = new NodePostgresClient({ connectionString: config.databaseUrl });
     databaseDescription = 'PostgreSQL (DATABASE_URL)';
   } else {
+    lock = await lockDataDir(config.dataDir);
     const directory = join(config.dataDir, 'pglite');
-    await mkdir(directory, { recursive: true });
-    database = await PGliteClient.open(directory);
+    try {
+      await mkdir(directory, { recursive: true });
+      database = await PGliteClient.open(directory);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
     databaseDescription = `PGlite in ${directory}`;
   }
   try {
-    const eventStore = config.eventStoreUrl
-      ? KurrentDbEventStore.fromConnectionString(config.eventStoreUrl)
-      : await PostgresEventStore.open(database);
+    const eventStore = config.eventStoreUrl ? await openKurrentDb(config.eventStoreUrl) : await PostgresEventStore.open(database);
     return {
       database,
       eventStore,
@@ -39,10 +50,18 @@ export async function openInfrastructure(config: Config): Promise<Infrastructure
       async close() {
         await eventStore.close();
         await database.close();
+        await lock?.release();
       },
     };
   } catch (error) {
     await database.close();
+    await lock?.release();
     throw error;
   }
+}
+
+/** The KurrentDB client brings a gRPC stack of some 26 MB: loaded only when EVENTSTORE_URL asks for it. */
+async function openKurrentDb(connectionString: string): Promise<EventStore> {
+  const { KurrentDbEventStore } = await import('../engine/eventstore/kurrentdb/store');
+  return KurrentDbEventStore.fromConnectionString(connectionString);
 }

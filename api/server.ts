@@ -4,9 +4,11 @@ import { ensureAdmin } from './accounts/seed-admin';
 import { resolveJwtSecret } from './accounts/jwt-secret';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { DataDirUnavailableError } from './data-dir-lock';
 import { openInfrastructure } from './infrastructure';
 import { seedDemoMarketplace, type SeedResult } from './seed/seed';
 import { openServices } from './services';
+import { terminalLogStream } from './terminal-log';
 import { WEB_DIST } from './web-app';
 
 /** `npm start`: the whole product on one port, on the embedded default unless configured otherwise. */
@@ -14,8 +16,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const infrastructure = await openInfrastructure(config);
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy });
-  const app = await buildApp(services.deps, { webApp: WEB_DIST });
+  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy, readyMaxLagEvents: config.readyMaxLagEvents });
+  const logStream = process.stdout.isTTY ? await terminalLogStream() : undefined;
+  const app = await buildApp(services.deps, { webApp: WEB_DIST, rateLimits: config.rateLimits, logStream });
   if (!existsSync(`${WEB_DIST}index.html`)) app.log.warn('web/dist has no built app (npm run build:web): serving the API only');
   app.log.info({ ...infrastructure.description, media: services.deps.mediaStorage.description }, 'storage');
 
@@ -26,21 +29,31 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const shutDown = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
     // Requests in flight get 5 s to finish; then every connection is cut, whatever Node thinks of it.
     setTimeout(() => app.server.closeAllConnections(), 5000).unref();
     await app.close();
     await services.stop();
     await infrastructure.close();
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  const stop = (signal: string) => {
+    if (!stopping) app.log.info({ signal }, 'shutting down');
+    void shutDown(0);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const problem = listenProblem(error, config);
+    if (!problem) throw error;
+    console.error(problem);
+    return shutDown(1);
+  }
   // The embedded default stocks itself on first start (while already answering); a real
   // deployment only with `npm run seed`.
   const isEmbedded = !config.databaseUrl && !config.eventStoreUrl;
@@ -50,7 +63,7 @@ async function main(): Promise<void> {
 
 function banner(config: Config, address: AddressInfo | string | null, storage: { database: string; eventStore: string }, seed: SeedResult | undefined): string {
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const lines = [
     '',
@@ -66,8 +79,23 @@ function banner(config: Config, address: AddressInfo | string | null, storage: {
   return `${lines.join('\n')}\n`;
 }
 
+/** A listen failure a setting fixes: one line saying which; null for anything else. */
+function listenProblem(error: unknown, config: Config): string | null {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return `Port ${config.port} on ${config.host} is already in use: stop the program using it, or set PORT to another port (PORT=0 picks a free one).`;
+    case 'EACCES':
+      return `Port ${config.port} needs privileges this process lacks: set PORT to 1024 or above.`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `HOST ${config.host} is not an address of this machine: set HOST to one (127.0.0.1: this machine only; 0.0.0.0: every interface).`;
+    default:
+      return null;
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof DataDirUnavailableError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

@@ -9,6 +9,8 @@ import type { Infrastructure } from './infrastructure';
 import { LifecycleWorker, type LifecycleOptions } from './lifecycle/worker';
 import { LiveHub, type LiveHubOptions } from './live/hub';
 import { MediaSweeper } from './media/sweeper';
+import { Metrics } from './observability/metrics';
+import { DEFAULT_READY_MAX_LAG_EVENTS, measureReadModelLag } from './observability/read-model-lag';
 import { createMediaStorage } from './media/storage';
 import type { MediaStorageSettings } from './media/storage-port';
 
@@ -26,6 +28,8 @@ export interface ServiceOptions {
   readonly live?: LiveHubOptions;
   /** The auction lifecycle worker: on by default; `false` runs none in this process. */
   readonly lifecycle?: LifecycleOptions | false;
+  /** GET /ready fails while the read models are more than this many events behind the log (READY_MAX_LAG_EVENTS). */
+  readonly readyMaxLagEvents?: number;
 }
 
 /**
@@ -35,12 +39,17 @@ export interface ServiceOptions {
  */
 export async function openServices(infrastructure: Pick<Infrastructure, 'database' | 'eventStore'>, options: ServiceOptions): Promise<{ deps: AppDependencies; stop(): Promise<void> }> {
   const db = await openDatabase(infrastructure.database);
-  const commands = new CommandHandler(infrastructure.eventStore);
-  const projections = new ProjectionRunner(infrastructure.eventStore, db as unknown as Kysely<ReadModels>, options.log ? { log: options.log } : {});
+  const metrics = new Metrics();
+  // Every append goes through this one store, so that the metrics count them all.
+  const eventStore = metrics.instrument(infrastructure.eventStore);
+  const commands = new CommandHandler(eventStore);
+  const projections = new ProjectionRunner(eventStore, db as unknown as Kysely<ReadModels>, { ...(options.log ? { log: options.log } : {}), observer: metrics.projectionObserver });
   await projections.start();
   const clock = options.clock ?? (() => new Date());
-  const live = new LiveHub(infrastructure.eventStore, { clock, ...options.live }, options.log);
+  const live = new LiveHub(eventStore, { clock, ...options.live, observer: metrics.liveObserver }, options.log);
   await live.start({ after: await latestCheckpoint(db) });
+  const readyMaxLagEvents = options.readyMaxLagEvents ?? DEFAULT_READY_MAX_LAG_EVENTS;
+  metrics.watch({ live, readModelLag: () => measureReadModelLag({ projections, eventStore }, readyMaxLagEvents + 1) });
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock }, options.lifecycle, options.log);
   lifecycle?.start();
   const mediaStorage = createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
@@ -50,7 +59,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
     deps: {
       sql: infrastructure.database,
       db,
-      eventStore: infrastructure.eventStore,
+      eventStore,
       commands,
       projections,
       clock,
@@ -60,6 +69,8 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       mediaStorage,
       live,
       lifecycle,
+      metrics,
+      readyMaxLagEvents,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },

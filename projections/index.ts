@@ -1,4 +1,4 @@
 export { migrateReadModels } from './migrations';
 export { rebuildReadModels } from './rebuild';
-export { ProjectionRunner } from './runner';
+export { ProjectionRunner, type ProjectionObserver } from './runner';
 export type { ReadModels } from './schema';

@@ -8,6 +8,12 @@ import { nfcTagsProjection } from './nfc-tags/nfc-tags-projection';
 import { asProjectedEvent, type Projection } from './projection';
 import type { ReadModels } from './schema';
 
+/** Told what the runner does, for metrics; the runner itself knows nothing of them. */
+export interface ProjectionObserver {
+  /** After a batch is committed: how many of its events were new to at least one read model. */
+  eventsApplied(count: number): void;
+}
+
 /** In the order they run within a batch. */
 export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection];
 
@@ -22,16 +28,18 @@ export class ProjectionRunner {
   readonly #db: Kysely<ReadModels>;
   readonly #projections: readonly Projection[];
   readonly #log: Logger;
+  readonly #observer: ProjectionObserver | undefined;
   #subscription: Subscription | undefined;
   #stopped = false;
   #position: LogPosition = START;
   readonly #waiters = new Set<{ position: LogPosition; resolve: () => void }>();
 
-  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: Logger } = {}) {
+  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: Logger; observer?: ProjectionObserver } = {}) {
     this.#store = store;
     this.#db = db;
     this.#projections = options.projections ?? READ_MODEL_PROJECTIONS;
     this.#log = options.log ?? consoleLogger;
+    this.#observer = options.observer;
   }
 
   async start(): Promise<void> {
@@ -61,9 +69,17 @@ export class ProjectionRunner {
     if (head) await this.caughtUpTo(head);
   }
 
-  async #subscribe(): Promise<void> {
+  /**
+   * How far every read model has got, as stored: the lowest checkpoint. Read from the database, so
+   * that it counts the work of any process running projections on it, this one stopped or not.
+   */
+  async storedCheckpoint(): Promise<LogPosition> {
     const checkpoints = await this.#db.selectFrom('projection_checkpoints').select(['name', 'position']).where('name', 'in', this.#projections.map((p) => p.name)).execute();
-    const lowest = checkpoints.map((row) => parsePosition(row.position)).sort(comparePositions)[0] ?? START;
+    return checkpoints.map((row) => parsePosition(row.position)).sort(comparePositions)[0] ?? START;
+  }
+
+  async #subscribe(): Promise<void> {
+    const lowest = await this.storedCheckpoint();
     this.#reached(lowest);
     const subscription = this.#store.subscribeToAll({ after: comparePositions(lowest, START) === 0 ? 'start' : lowest }, (batch) => this.#apply(batch));
     this.#subscription = subscription;
@@ -76,7 +92,7 @@ export class ProjectionRunner {
 
   async #apply(batch: readonly RecordedEvent[]): Promise<void> {
     const last = batch.at(-1)!.position;
-    await this.#db.transaction().execute(async (trx) => {
+    const applied = await this.#db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('projection_checkpoints')
         .select(['name', 'position'])
@@ -84,11 +100,12 @@ export class ProjectionRunner {
         .forUpdate()
         .execute();
       const checkpoints = new Map(rows.map((row) => [row.name, parsePosition(row.position)]));
+      let newEvents = 0;
       for (const recorded of batch) {
         const event = asProjectedEvent(recorded);
-        for (const projection of this.#projections) {
-          if (comparePositions(recorded.position, checkpoints.get(projection.name) ?? START) > 0) await projection.apply(trx, event);
-        }
+        const behind = this.#projections.filter((projection) => comparePositions(recorded.position, checkpoints.get(projection.name) ?? START) > 0);
+        for (const projection of behind) await projection.apply(trx, event);
+        if (behind.length > 0) newEvents++;
       }
       const advanced = this.#projections.filter((p) => comparePositions(last, checkpoints.get(p.name) ?? START) > 0).map((p) => p.name);
       if (advanced.length > 0) {
@@ -98,7 +115,9 @@ export class ProjectionRunner {
           .where('name', 'in', advanced)
           .execute();
       }
+      return newEvents;
     });
+    this.#observer?.eventsApplied(applied);
     this.#reached(last);
   }
 

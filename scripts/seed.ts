@@ -1,29 +1,54 @@
 /** `npm run seed`: stock the configured store with the demo marketplace and print the demo accounts. */
 import { resolveJwtSecret } from '../api/accounts/jwt-secret';
-import { ConfigError, loadConfig } from '../api/config';
+import { loadConfig } from '../api/config';
+import type { AppDependencies } from '../api/dependencies';
 import { openInfrastructure } from '../api/infrastructure';
 import { seedDemoMarketplace, type SeedResult } from '../api/seed/seed';
 import type { DemoAccount } from '../api/seed/demo-accounts';
 import { openServices } from '../api/services';
+import { confirmOrRefuse, parseCommandLine, runCli } from './cli';
 
-async function main(): Promise<void> {
+const USAGE = `Usage: npm run seed -- [--yes]
+
+Stocks the marketplace of the database the API uses (DATABASE_URL, else PGlite under DATA_DIR)
+with the demo catalogue: a demo admin and buyer (random passwords, kept in DATA_DIR), 10 listings
+with NFC tags and live auctions. A marketplace that has listings already is left alone. A store
+that holds accounts or events but no listing yet is seeded only once confirmed. On the embedded
+default, stop the API first: this refuses while it runs.
+
+Options:
+  --yes        seed a store that is not empty without asking (needed when not run from a terminal)
+  -h, --help   show this help`;
+
+runCli(async () => {
+  const options = parseCommandLine(process.argv.slice(2), { yes: { type: 'boolean' } }, USAGE);
+  if (!options) return;
   const config = loadConfig();
-  if (!config.databaseUrl) {
-    // PGlite keeps its folder to itself: a running `npm start` would make this fail to open it.
-    console.log(`Seeding the embedded database in ${config.dataDir}. It can be opened by one process at a time: stop \`npm start\` first.`);
-  }
   const infrastructure = await openInfrastructure(config);
   try {
     const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
     const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir });
     try {
-      report(await seedDemoMarketplace(services.deps), infrastructure.description.database);
+      const database = infrastructure.description.database;
+      const occupants = await occupantsWithoutListings(services.deps);
+      if (occupants) await confirmOrRefuse(`${database} holds ${occupants} but no listing. Add the demo marketplace to it (a demo admin and buyer, 10 listings with live auctions)?`, options.yes);
+      report(await seedDemoMarketplace(services.deps), database);
     } finally {
       await services.stop();
     }
   } finally {
     await infrastructure.close();
   }
+});
+
+/** "3 accounts and events" when the store is in use but has no listing (the seed would write into it); null when it is empty or stocked. */
+async function occupantsWithoutListings(deps: AppDependencies): Promise<string | null> {
+  await deps.projections.caughtUp();
+  if (await deps.db.selectFrom('listings').select('id').limit(1).executeTakeFirst()) return null;
+  const { accounts } = await deps.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('accounts')).executeTakeFirstOrThrow();
+  const hasEvents = (await deps.eventStore.headPosition()) !== null;
+  const parts = [Number(accounts) > 0 ? `${accounts} account${Number(accounts) === 1 ? '' : 's'}` : null, hasEvents ? 'events' : null].filter(Boolean);
+  return parts.length > 0 ? parts.join(' and ') : null;
 }
 
 function report(result: SeedResult, database: string): void {
@@ -41,8 +66,3 @@ function report(result: SeedResult, database: string): void {
 function line(account: DemoAccount): string {
   return account.password === null ? `${account.email}  (password unknown: not in the demo credentials file)` : `${account.email}  ${account.password}`;
 }
-
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});

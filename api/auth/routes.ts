@@ -42,12 +42,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
   app.post(
     '/api/auth/register',
     {
+      onRequest: app.limitRate('register'),
       schema: {
         tags: ['auth'],
         summary: 'Create a buyer account and sign in',
-        description: 'Always creates a BUYER account, whatever `role` says. Answers 201 with a new session.',
+        description: 'Always creates a BUYER account, whatever `role` says. Answers 201 with a new session; 429 with Retry-After past the sign-ups allowed from one address (RATE_LIMIT_REGISTER).',
         body: registerRequestSchema,
-        response: { 201: sessionTokensSchema, ...errorResponses(400, 409, 500) },
+        response: { 201: sessionTokensSchema, ...errorResponses(400, 409, 429, 500) },
       },
     },
     async (request, reply) => {
@@ -73,10 +74,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
   app.post(
     '/api/auth/login',
     {
+      onRequest: app.limitRate('signIn'),
       schema: {
         tags: ['auth'],
         summary: 'Sign in with email and password',
-        description: `Any failure answers 401 "${INVALID_CREDENTIALS}". Repeated failures answer 429 with Retry-After.`,
+        description: `Any failure answers 401 "${INVALID_CREDENTIALS}". Repeated failures, or more attempts from one address than RATE_LIMIT_SIGN_IN allows, answer 429 with Retry-After.`,
         body: loginRequestSchema,
         response: { 200: sessionTokensSchema, ...errorResponses(400, 401, 429) },
       },
@@ -90,6 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
   app.post(
     '/api/admin/auth/login',
     {
+      onRequest: app.limitRate('signIn'),
       schema: {
         tags: ['admin'],
         summary: 'Sign in to the admin area (admins) or the audit area (auditors)',

@@ -36,7 +36,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
   app.post(
     '/api/bids',
     {
-      preHandler: [app.authenticate, idempotency.claim],
+      preHandler: [app.authenticate, app.limitRate('bids'), idempotency.claim],
       onSend: idempotency.record,
       schema: {
         tags: ['bids'],
@@ -44,7 +44,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         description:
           'Refusals come back with the engine\'s message, e.g. 409 "Bid must be higher than current price of $50.00". ' +
           'With an Idempotency-Key, a retry gets the first answer (the same status and body) and never bids twice; ' +
-          'the same key with another body is 422.',
+          'the same key with another body is 422. Past the account\'s limit (RATE_LIMIT_BIDS, shared with buy-now), 429 with Retry-After.',
         security: [{ bearer: [] }],
         headers: idempotencyKeyHeaders,
         body: placeBidRequestSchema,
@@ -63,7 +63,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         },
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: idempotency.commandIdOf(request) }),
       };
-      const handled = await handleAuctionCommand(deps.commands, command);
+      const handled = await deps.metrics.countBid('bid', handleAuctionCommand(deps.commands, command));
       return reply.code(201).send(presentPlacedBid(handled));
     },
   );
@@ -77,14 +77,14 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
   app.post(
     '/api/bids/buy-now',
     {
-      preHandler: [app.authenticate, buyNowIdempotency.claim],
+      preHandler: [app.authenticate, app.limitRate('bids'), buyNowIdempotency.claim],
       onSend: buyNowIdempotency.record,
       schema: {
         tags: ['bids'],
         summary: 'Buy the lot now at its buy-now price: the auction closes, sold to you',
         description:
           'Offered until the first bid (with a reserve: until the reserve is met). Refusals come back with the engine\'s message, ' +
-          'e.g. 409 "Buy now is no longer available: bidding has started". Idempotency-Key as for bids.',
+          'e.g. 409 "Buy now is no longer available: bidding has started". Idempotency-Key and rate limit as for bids.',
         security: [{ bearer: [] }],
         headers: idempotencyKeyHeaders,
         body: buyNowRequestSchema,
@@ -97,7 +97,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         data: { auctionId: request.body.auctionId, bidId: randomUUID() },
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: buyNowIdempotency.commandIdOf(request) }),
       };
-      return reply.code(201).send(presentPurchase(await handleAuctionCommand(deps.commands, command)));
+      return reply.code(201).send(presentPurchase(await deps.metrics.countBid('buy_now', handleAuctionCommand(deps.commands, command))));
     },
   );
 

@@ -20,6 +20,13 @@ export interface LiveHubOptions {
   readonly cachedAuctions?: number;
   /** What time it is: an auction's status and whether it takes bids depend on it. */
   readonly clock?: () => Date;
+  /** Told of every message in and out, for metrics. */
+  readonly observer?: LiveObserver;
+}
+
+export interface LiveObserver {
+  messageReceived(): void;
+  messageSent(): void;
 }
 
 export interface LiveHubStats {
@@ -70,6 +77,7 @@ export class LiveHub {
   readonly #maxBufferedBytes: number;
   readonly #pingIntervalMs: number;
   readonly #clock: () => Date;
+  readonly #observer: LiveObserver | undefined;
   readonly #views: AuctionViews;
   readonly #clients = new Set<Client>();
   readonly #watchers = new Map<string, Set<Client>>();
@@ -90,6 +98,7 @@ export class LiveHub {
     this.#maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.#pingIntervalMs = options.pingIntervalMs ?? 30_000;
     this.#clock = options.clock ?? (() => new Date());
+    this.#observer = options.observer;
     this.#views = new AuctionViews(store, options.cachedAuctions);
   }
 
@@ -175,6 +184,7 @@ export class LiveHub {
 
   #receive(client: Client, data: RawData, isBinary: boolean): void {
     if (client.dropped) return;
+    this.#observer?.messageReceived();
     if (isBinary) return this.#reply(client, { type: 'error', message: 'Messages must be JSON text' });
     let parsed: unknown;
     try {
@@ -215,6 +225,7 @@ export class LiveHub {
       return;
     }
     socket.send(text);
+    this.#observer?.messageSent();
   }
 
   #unwatch(client: Client, auctionId: string): void {

@@ -1,12 +1,15 @@
 import websocket from '@fastify/websocket';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppDependencies } from '../dependencies';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../contracts/live';
+import { ASYNCAPI_PATH, asyncApiDocument } from './asyncapi';
 
 /**
  * GET /ws/bidding: live auction updates (subscribe and unsubscribe by auctionId). Anyone may watch, as
  * visitors view auctions without signing in; the socket only ever receives public facts. The
- * websocket plugin is registered here so that its hooks stay inside this plugin.
+ * websocket plugin is registered here so that its hooks stay inside this plugin. Its messages are
+ * described at /docs/asyncapi.json.
  */
 export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
   await app.register(websocket, {
@@ -19,5 +22,18 @@ export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
     },
   });
 
+  // The websocket plugin leaves this route out of the OpenAPI description: its messages are in ASYNCAPI_PATH.
   app.get('/ws/bidding', { websocket: true }, (socket) => deps.live.connect(socket));
+
+  app.get(
+    ASYNCAPI_PATH,
+    {
+      schema: {
+        tags: ['live'],
+        summary: 'The WebSocket protocol of /ws/bidding, as an AsyncAPI 3.0 document',
+        response: { 200: z.looseObject({ asyncapi: z.literal('3.0.0') }) },
+      },
+    },
+    async (request) => asyncApiDocument({ host: request.host, secure: request.protocol === 'https' }),
+  );
 };

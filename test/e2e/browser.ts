@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { afterEach, expect, inject } from 'vitest';
 
 const FLAGS = [
   '--headless',
@@ -28,9 +28,29 @@ export function launchBrowser(): Promise<Browser> {
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 375, height: 812 };
 
-/** A fresh, separate browser profile (its own storage) on the product. */
-export function newContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: productUrl(), viewport });
+/** What the product's Content-Security-Policy refused in this file's pages since the last test ended. */
+const cspViolations: string[] = [];
+
+// Every test fails on a refusal: the policy and the app must agree (api/http/security-headers.ts).
+afterEach(() => {
+  expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
+});
+
+/**
+ * A fresh, separate browser profile (its own storage) on the product. Its pages report every
+ * Content-Security-Policy violation (the console's refusals and the securitypolicyviolation event).
+ */
+export async function newContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: productUrl(), viewport });
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content Security Policy violation: ${event.violatedDirective} refused ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`),
+    ),
+  );
+  context.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
+  return context;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

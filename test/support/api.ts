@@ -8,6 +8,7 @@ import type { SessionTokens } from '../../api/contracts/accounts';
 import type { Role } from '../../api/accounts/schema';
 import { createUser, type User } from '../../api/accounts/users';
 import { buildApp } from '../../api/app';
+import { sameLimitForAll, type RateLimits } from '../../api/http/rate-limit-settings';
 import type { AppDependencies } from '../../api/dependencies';
 import { openServices, type ServiceOptions } from '../../api/services';
 import type { EventStore } from '../../engine/eventstore/port';
@@ -16,6 +17,12 @@ import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from './postgres';
 
 export type ApiBackend = 'PGlite' | 'PostgreSQL';
+
+/**
+ * The general request limits stay on in tests, far above what a suite sends from 127.0.0.1 in a
+ * minute; a test of the limits passes its own (startTestApi's `rateLimits`).
+ */
+const TEST_RATE_LIMITS = sameLimitForAll({ max: 100_000, windowMs: 60_000 });
 
 /** PGlite always; the local PostgreSQL too when TEST_DATABASE_URL is set (as .ci/run does). */
 export const API_BACKENDS: ApiBackend[] = TEST_DATABASE_URL ? ['PGlite', 'PostgreSQL'] : ['PGlite'];
@@ -70,7 +77,12 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
  */
 export async function startTestApi(
   backend: ApiBackend,
-  options: { sharing?: TestApi; clock?: () => Date; services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media'> } = {},
+  options: {
+    sharing?: TestApi;
+    clock?: () => Date;
+    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media'>;
+    rateLimits?: Partial<RateLimits>;
+  } = {},
 ): Promise<TestApi> {
   const ownsStorage = !options.sharing;
   const storage = options.sharing?.storage ?? (await openStorage(backend));
@@ -84,7 +96,7 @@ export async function startTestApi(
       { database: connection.sql, eventStore: connection.store },
       { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...options.services, ...(options.clock ? { clock: options.clock } : {}) },
     );
-    app = await buildApp(services.deps);
+    app = await buildApp(services.deps, { rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits } });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     // A failed start must not leave a schema or a folder behind.

@@ -2,6 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { REQUIRED_COLUMNS, TEMPLATE_COLUMNS, type CellError, type TemplateColumn } from '../../contracts/admin/bulk-import';
 import type { JerseyForm } from '../../contracts/admin/jersey-form';
 import { HttpError } from '../../http/errors';
+import { isWellFormedText, malformedTextMessage } from '../../http/well-formed-input';
 import { validateJerseyForm } from '../listings/jersey-form';
 import type { SheetCell, SheetRow } from './read-sheet';
 
@@ -69,6 +70,11 @@ export function validateRow(layout: ColumnLayout, row: SheetRow): { form: Jersey
     const cell = row.cells[index] ?? '';
     if (typeof cell !== 'string') {
       cellErrors.set(column, { column, message: `${column} holds the spreadsheet error ${cell.spreadsheetError}` });
+      continue;
+    }
+    // A workbook's escapes can spell NUL or a lone surrogate, which the HTTP boundary never sees.
+    if (!isWellFormedText(cell)) {
+      cellErrors.set(column, { column, message: malformedTextMessage(column) });
       continue;
     }
     const [field, stat] = FORM_FIELD_OF_COLUMN[column].split('.') as [string, string | undefined];

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { buffer } from 'node:stream/consumers';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bulkImportResultSchema, TEMPLATE_COLUMNS, type CellError } from '../../contracts/admin/bulk-import';
 import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
+import { receiveFilePart } from '../../http/multipart-file';
 import { listingStreamId } from '../../../engine/domain';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 import { createListing, type CreatedListing } from '../listings/create-listing';
@@ -40,6 +42,8 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
   app.post(
     '/api/admin/bulk-import',
     {
+      config: { upload: 'bulk_import' },
+      preHandler: app.limitRate('bulkImport'),
       schema: {
         tags: ['admin'],
         summary: 'Import jersey listings from a .csv, .xlsx or .xls file (multipart, field "file", at most 10 MB)',
@@ -51,11 +55,11 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
           'nothing: 400, 413 "File is larger than 10 MB", or 415 for a type other than .csv, .xlsx, .xls.',
         security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
-        response: { 200: bulkImportResultSchema, 201: bulkImportResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
+        response: { 200: bulkImportResultSchema, 201: bulkImportResultSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },
     async (request, reply) => {
-      const upload = await receiveUpload(app, request);
+      const upload = await receiveUpload(request);
       const format = sheetFormatOf(upload.filename, upload.bytes);
       const [header, ...dataRows] = readSheetRows(format, upload.bytes);
       if (!header) throw new HttpError(400, 'The file is empty', 'EMPTY_FILE');
@@ -95,24 +99,16 @@ export const adminBulkImportRoutes: FastifyPluginAsyncZod<{ deps: AppDependencie
 const cellAsRead = (cell: SheetCell): string => (typeof cell === 'string' ? cell : cell.spreadsheetError);
 
 /** The one file of the request, read whole within the size limit. */
-async function receiveUpload(app: FastifyInstance, request: FastifyRequest): Promise<{ filename: string; bytes: Buffer }> {
+async function receiveUpload(request: FastifyRequest): Promise<{ filename: string; bytes: Buffer }> {
   const fileRequired = () => new HttpError(400, `A file is required (field "${FILE_FIELD}")`, 'FILE_REQUIRED');
   if (!request.isMultipart()) throw fileRequired();
-  try {
-    const upload = await request.file({ limits: { fileSize: MAX_FILE_BYTES } });
-    if (!upload || upload.fieldname !== FILE_FIELD) {
-      upload?.file.resume();
-      throw fileRequired();
-    }
-    const bytes = await upload.toBuffer();
-    if (bytes.length === 0) throw new HttpError(400, 'The file is empty', 'EMPTY_FILE');
-    return { filename: upload.filename, bytes };
-  } catch (error) {
-    if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
-      throw new HttpError(413, `File is larger than ${MAX_FILE_MEGABYTES} MB`, 'FILE_TOO_LARGE');
-    }
-    if (error instanceof HttpError || typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
-    // The multipart parser's own complaints (no boundary, a part cut short) are the client's malformed request.
-    throw new HttpError(400, `The upload could not be read as multipart/form-data: ${(error as Error).message}`, 'MALFORMED_UPLOAD');
+  const upload = await receiveFilePart(request, { fileSize: MAX_FILE_BYTES });
+  if (!upload || upload.fieldname !== FILE_FIELD) {
+    upload?.stream.resume();
+    throw fileRequired();
   }
+  const bytes = await buffer(upload.stream);
+  if (upload.truncated()) throw new HttpError(413, `File is larger than ${MAX_FILE_MEGABYTES} MB`, 'FILE_TOO_LARGE');
+  if (bytes.length === 0) throw new HttpError(400, 'The file is empty', 'EMPTY_FILE');
+  return { filename: upload.filename, bytes };
 }
