@@ -7,7 +7,7 @@ import { authentication } from './http/authentication';
 import { handleError, handleNotFound } from './http/errors';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit-settings';
 import { rateLimiting } from './http/rate-limits';
-import { requestIdOf } from './http/request-id';
+import { requestIdGenerator } from './http/request-id';
 import { securityHeaders } from './http/security-headers';
 import { closeConnectionWhenBodyUnread } from './http/unread-body';
 import { refuseMalformedText } from './http/well-formed-input';
@@ -44,7 +44,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.currentPassword', 'req.body.newPassword', 'req.body.refreshToken'],
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    genReqId: requestIdOf,
+    genReqId: requestIdGenerator(deps.trustProxy),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: deps.trustProxy ?? false,

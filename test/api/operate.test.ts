@@ -165,10 +165,10 @@ describe('npm start on a taken port', () => {
   });
 });
 
-describe.each(API_BACKENDS)('X-Request-Id on %s', (backend) => {
+describe.each(API_BACKENDS)('X-Request-Id behind a trusted proxy on %s', (backend) => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi(backend);
+    api = await startTestApi(backend, { services: { trustProxy: true } });
   });
   afterAll(async () => api.close());
 
@@ -188,11 +188,23 @@ describe.each(API_BACKENDS)('X-Request-Id on %s', (backend) => {
   });
 });
 
+describe('X-Request-Id without a trusted proxy', () => {
+  it('is never the client\'s: a client could file its events under another request\'s correlation', async () => {
+    const api = await startTestApi('PGlite');
+    try {
+      const response = await api.call('GET', '/api/public/listings', { headers: { 'x-request-id': 'edge-4bf92f3577b34da6' } });
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('request logging', () => {
   /** The log lines of one request for the app's file and one to the API, with the server at `level`. */
   async function logOfTwoRequests(api: TestApi, webApp: string, level: string): Promise<{ asset: string[]; api: string[] }> {
     const lines: Array<{ reqId?: string; msg: string }> = [];
-    const app = await buildApp({ ...api.deps, logLevel: level }, { webApp, logStream: { write: (line) => void lines.push(JSON.parse(line)) } });
+    const app = await buildApp({ ...api.deps, logLevel: level, trustProxy: true }, { webApp, logStream: { write: (line) => void lines.push(JSON.parse(line)) } });
     try {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       expect((await fetch(`${url}/assets/index-abc123.js`, { headers: { 'x-request-id': 'asset-request' } })).status).toBe(200);
