@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishListings } from './admin-api';
-import { demoAccounts, DESKTOP, launchBrowser, newContext, PHONE, productUrl, screenshot } from './browser';
+import { demoAccounts, DESKTOP, launchBrowser, newContext, PHONE, productRequest, screenshot } from './browser';
 
 /** Each test makes its own account, so nothing here touches what other test files rely on. */
 interface Account {
@@ -18,18 +18,7 @@ function uniqueEmail(): string {
   return `accounts-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 }
 
-async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${productUrl()}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
+const api = productRequest;
 
 async function registerAccount(firstName = 'Casey', lastName = 'Collector'): Promise<Account> {
   const email = uniqueEmail();

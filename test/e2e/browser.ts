@@ -107,8 +107,8 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   await page.waitForURL('**/admin/dashboard');
 }
 
-/** A JSON call to the product under test (GET, or POST with a body unless `method` says PUT); throws on any refusal. */
-export async function productCall<T>(path: string, init: { body?: unknown; token?: string; method?: 'PUT' } = {}): Promise<T> {
+/** A JSON call to the product under test (GET, or POST with a body unless `method` says otherwise): its status and parsed body. */
+export async function productRequest<T>(path: string, init: { body?: unknown; token?: string; method?: string } = {}): Promise<{ status: number; body: T }> {
   const response = await fetch(`${productUrl()}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: {
@@ -117,6 +117,13 @@ export async function productCall<T>(path: string, init: { body?: unknown; token
     },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** productRequest for a call that must succeed: its body; throws on any refusal. */
+export async function productCall<T>(path: string, init: { body?: unknown; token?: string; method?: 'PUT' } = {}): Promise<T> {
+  const { status, body } = await productRequest<T>(path, init);
+  if (status < 200 || status >= 300) throw new Error(`${path}: ${status} ${JSON.stringify(body)}`);
+  return body;
 }
