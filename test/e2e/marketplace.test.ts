@@ -36,6 +36,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 const grid = (page: Page) => page.getByRole('region', { name: 'All Listings' });
 const cards = (page: Page) => grid(page).getByTestId('listing-card');
+// Polled where compared: the grid re-renders when a refetch or a live update lands.
 const cardNames = (page: Page) => cards(page).getByRole('heading').allInnerTexts();
 
 describe('the marketplace page and its listing cards', () => {
@@ -63,7 +64,7 @@ describe('the marketplace page and its listing cards', () => {
     await waitForResults(page, all.totalElements);
 
     expect(await cards(page).count()).toBe(Math.min(all.totalElements, 20));
-    expect(await cardNames(page)).toEqual(all.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(all.content.map(cardName));
     for (const price of await cards(page).getByTestId('card-price').allInnerTexts()) expect(price).toMatch(PRICE);
     for (const text of await cards(page).getByTestId('time-left').locator('time').allInnerTexts()) expect(text).toMatch(TIME_LEFT);
     expect(await page.getByText('7 days left').count()).toBe(0);
@@ -100,7 +101,7 @@ describe('the marketplace page and its listing cards', () => {
     });
     await page.getByRole('searchbox', { name: 'Search listings' }).pressSequentially('Haaland', { delay: 40 });
     await waitForResults(page, expected.totalElements);
-    expect(await cardNames(page)).toEqual(expected.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(expected.content.map(cardName));
     // Debounced: not one request per keystroke, and the last is the whole word.
     expect(searches.length).toBeLessThan('Haaland'.length);
     expect(searches.at(-1)).toBe('Haaland');
@@ -128,13 +129,13 @@ describe('the marketplace page and its listing cards', () => {
 
     await chips.getByRole('button', { name: 'Equipment' }).click();
     await waitForResults(page, equipment.totalElements);
-    expect(await cardNames(page)).toEqual(equipment.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(equipment.content.map(cardName));
     expect(await chips.getByRole('button', { name: 'Equipment' }).getAttribute('aria-pressed')).toBe('true');
     expect(new URL(page.url()).searchParams.get('category')).toBe('equipment');
 
     await chips.getByRole('button', { name: 'Signed' }).click();
     await waitForResults(page, signed.totalElements);
-    expect(await cardNames(page)).toEqual(signed.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(signed.content.map(cardName));
     // Every card says SIGNED, the autographed ones too.
     const count = await cards(page).count();
     expect(await cards(page).getByRole('listitem').filter({ hasText: /^SIGNED$/ }).count()).toBe(count);
@@ -143,7 +144,7 @@ describe('the marketplace page and its listing cards', () => {
     const endingSoon = await publicListings('sort=endsAt,asc');
     await page.waitForURL(/category=ending-soon/);
     await waitForResults(page, endingSoon.totalElements);
-    expect(await cardNames(page)).toEqual(endingSoon.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(endingSoon.content.map(cardName));
     expect(await page.getByRole('combobox', { name: 'Sort by' }).inputValue()).toBe('ending-soon');
   });
 
@@ -154,7 +155,7 @@ describe('the marketplace page and its listing cards', () => {
     await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Price Low to High' });
     await page.waitForURL(/sort=price-asc/);
     await cards(page).first().getByRole('heading', { name: cardName(cheapestFirst.content[0]!) }).waitFor();
-    expect(await cardNames(page)).toEqual(cheapestFirst.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(cheapestFirst.content.map(cardName));
     const prices = (await cards(page).getByTestId('card-price').allInnerTexts()).map((text) => Number(text.replace(/[^\d.]/g, '')));
     expect(prices).toEqual(prices.toSorted((a, b) => a - b));
 
@@ -162,7 +163,7 @@ describe('the marketplace page and its listing cards', () => {
     await openPage(DESKTOP, '/marketplace?sort=price-asc');
     await waitForResults(page, cheapestFirst.totalElements);
     expect(await page.getByRole('combobox', { name: 'Sort by' }).inputValue()).toBe('price-asc');
-    expect(await cardNames(page)).toEqual(cheapestFirst.content.map(cardName));
+    await expect.poll(() => cardNames(page), { timeout: 10_000 }).toEqual(cheapestFirst.content.map(cardName));
   });
 
   it('Load More appends the next page of 20; a new search starts again from page 0', async () => {
