@@ -69,7 +69,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     transform: withOperationIds(jsonSchemaTransform),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(authentication, { secret: deps.jwtSecret, db: deps.db });
+  await app.register(authentication, { secret: deps.jwtSecret, db: deps.db, sql: deps.sql });
   await app.register(rateLimiting, { limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
 
   await app.register(metricsRoutes, { deps });

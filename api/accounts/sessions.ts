@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database';
 import type { SessionTokens } from '../contracts/accounts';
+import type { AccountAccessCache } from './account-access';
 import type { Role, User } from './schema';
 
 /** Seconds an access token lives; the client refreshes 300 s before it ends. */
@@ -74,13 +75,15 @@ export async function endSession(db: Kysely<Database>, refreshToken: string, now
 }
 
 /** Ends every session of a user: refresh tokens revoked, access tokens refused from now on. */
-export async function endAllSessions(db: Kysely<Database>, userId: string, now = new Date()): Promise<void> {
+export async function endAllSessions(db: Kysely<Database>, accountAccess: Pick<AccountAccessCache, 'forget'>, userId: string, now = new Date()): Promise<void> {
   await db.transaction().execute((trx) => revokeAllSessions(trx, userId, now));
+  accountAccess.forget(userId);
 }
 
 /**
  * What `endAllSessions` does, inside a transaction the caller already holds, so that ending the
- * sessions commits together with the change that calls for it (a new password).
+ * sessions commits together with the change that calls for it (a new password). The caller tells
+ * the account access cache once that transaction has committed.
  */
 export async function revokeAllSessions(trx: Transaction<Database>, userId: string, now: Date): Promise<void> {
   await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
+import type { AccountAccessCache } from './account-access';
 import { hashPassword } from './passwords';
 import { revokeAllSessions } from './sessions';
 import type { Role, User } from './schema';
@@ -116,6 +117,7 @@ export async function changeEmail(
  */
 export async function changePassword(
   db: Kysely<Database>,
+  accountAccess: Pick<AccountAccessCache, 'forget'>,
   change: { userId: string; newPassword: string; actorId: string },
   now = new Date(),
 ): Promise<void> {
@@ -125,6 +127,7 @@ export async function changePassword(
     await revokeAllSessions(trx, change.userId, now);
     await logSecurityEvent(trx, { userId: change.userId, actorId: change.actorId, kind: 'PASSWORD_CHANGED' }, now);
   });
+  accountAccess.forget(change.userId);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -145,15 +148,17 @@ export async function logSecurityEvent(
 
 /**
  * Sets a user's whole set of roles and, in the same transaction, logs the change with who made it
- * (nothing is logged when the set is unchanged). The roles apply from the user's next sign-in or
- * refresh: an access token keeps the roles it was issued with. Undefined for an unknown user.
+ * (nothing is logged when the set is unchanged). The roles apply to the next request, even with
+ * an access token issued before: authentication takes roles from the account. Undefined for an
+ * unknown user.
  */
 export async function changeRoles(
   db: Kysely<Database>,
+  accountAccess: Pick<AccountAccessCache, 'forget'>,
   change: { userId: string; roles: readonly Role[]; actorId: string },
   now = new Date(),
 ): Promise<User | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const user = await db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', change.userId).forUpdate().executeTakeFirst();
     if (!user) return undefined;
     const roles = [...new Set(change.roles)].sort();
@@ -163,4 +168,6 @@ export async function changeRoles(
     await logSecurityEvent(trx, { userId: change.userId, actorId: change.actorId, kind: 'ROLES_CHANGED', details: { from: previous, to: roles } }, now);
     return updated;
   });
+  accountAccess.forget(change.userId);
+  return user;
 }

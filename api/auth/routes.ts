@@ -127,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
     },
     async (request, reply) => {
       const refreshToken = request.body?.refreshToken;
-      if (refreshToken === undefined) await endAllSessions(db, request.actor!.userId, deps.clock());
+      if (refreshToken === undefined) await endAllSessions(db, app.accountAccess, request.actor!.userId, deps.clock());
       else await endSession(db, refreshToken, deps.clock(), request.actor!.userId);
       return reply.code(204).send(null);
     },

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../engine/domain';
+import type { SqlClient } from '../../engine/postgres/sql-client';
+import { AccountAccessCache } from '../accounts/account-access';
 import type { AccessClaims, SignAccessToken } from '../accounts/sessions';
 import type { Role } from '../accounts/schema';
 import type { Database } from '../database';
@@ -19,6 +21,8 @@ declare module 'fastify' {
     /** preHandler: `authenticate`, then 403 "Access denied" without one of the roles. */
     requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
     signAccessToken: SignAccessToken;
+    /** What `authenticate` knows of each account; the code that changes an account tells it. */
+    accountAccess: AccountAccessCache;
   }
 }
 
@@ -33,16 +37,24 @@ declare module '@fastify/jwt' {
  * Bearer access tokens: HS256 only (the algorithm is pinned both ways), subject = user id, roles,
  * expiry. Each request also checks the account: disabled accounts and tokens issued before the
  * last password change (or any other end of all sessions) are refused, and roles come from the
- * account, so a role change applies at once.
+ * account, so a role change applies at once. The account is read from memory, not the database
+ * (AccountAccessCache says how changes reach it).
  */
 export const authentication = fp(
-  async (app: FastifyInstance, options: { secret: string; db: Kysely<Database> }) => {
+  async (app: FastifyInstance, options: { secret: string; db: Kysely<Database>; sql: SqlClient }) => {
     await app.register(fastifyJwt, {
       secret: options.secret,
       sign: { algorithm: 'HS256' },
       verify: { algorithms: ['HS256'] },
     });
     app.decorateRequest('actor', null);
+    const accountAccess = AccountAccessCache.reading(options.db);
+    await accountAccess.listen(options.sql).catch((error: unknown) => {
+      // Not fatal: without the notifications, changes made elsewhere still apply within the cache's TTL.
+      app.log.warn({ err: error }, 'not told of account changes made by other processes');
+    });
+    app.addHook('onClose', () => accountAccess.close());
+    app.decorate('accountAccess', accountAccess);
     app.decorate('signAccessToken', ((claims, expiresInSeconds) => app.jwt.sign(claims, { expiresIn: expiresInSeconds })) satisfies SignAccessToken);
 
     const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
@@ -54,11 +66,7 @@ export const authentication = fp(
       } catch {
         throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
       }
-      const user = await options.db
-        .selectFrom('users')
-        .select(['id', 'roles', 'status', 'session_version'])
-        .where('id', '=', claims.sub)
-        .executeTakeFirst();
+      const user = await accountAccess.lookup(claims.sub);
       if (!user || user.status !== 'ACTIVE' || claims.sv !== user.session_version) {
         throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
       }

@@ -5,6 +5,7 @@ import * as media20261122 from './2026-11-22T0100-media';
 import * as mediaUploads20261122 from './2026-11-22T1000-media-uploads';
 import * as nfcBindingLinks20261122 from './2026-11-22T1100-nfc-binding-links';
 import * as auditReads20261125 from './2026-11-25T0000-audit-reads';
+import * as accountAccessChanges20261125 from './2026-11-25T1300-account-access-changes';
 
 /** Migrations of the application's own tables (accounts, idempotency keys, media, NFC binding links, audit reads), oldest first. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1000-media-uploads': mediaUploads20261122,
   '2026-11-22T1100-nfc-binding-links': nfcBindingLinks20261122,
   '2026-11-25T0000-audit-reads': auditReads20261125,
+  '2026-11-25T1300-account-access-changes': accountAccessChanges20261125,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

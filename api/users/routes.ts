@@ -154,7 +154,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         throw new HttpError(403, 'Current password is incorrect', 'CURRENT_PASSWORD_INCORRECT');
       }
       currentPasswordThrottle.recordSuccess(user.id, request.ip);
-      await changePassword(db, { userId: user.id, newPassword, actorId: request.actor!.userId }, now);
+      await changePassword(db, app.accountAccess, { userId: user.id, newPassword, actorId: request.actor!.userId }, now);
       return { message: PASSWORD_CHANGED };
     },
   );

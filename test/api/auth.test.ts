@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_ACCESS_TTL_MS } from '../../api/accounts/account-access';
 import { LoginThrottle } from '../../api/accounts/login-throttle';
 import { ACCESS_TOKEN_SECONDS } from '../../api/accounts/sessions';
 import { buildApp } from '../../api/app';
@@ -251,6 +252,75 @@ describe.each(API_BACKENDS)('authentication on %s', (backend) => {
     for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/refresh', '/api/auth/logout', '/api/auth/google']) {
       expect(spec.body.paths[path].post.tags).toEqual(['auth']);
     }
+  });
+});
+
+describe.each(API_BACKENDS)('access tokens on two API processes on %s', (backend) => {
+  // Each process keeps accounts' access in memory: a change made on one applies at once there,
+  // and on the other when the database's notification reaches it, ACCOUNT_ACCESS_TTL_MS at worst.
+  let api: TestApi;
+  let other: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi(backend);
+    other = await startTestApi(backend, { sharing: api });
+  });
+  afterAll(async () => {
+    await other.close();
+    await api.close();
+  });
+
+  const profile = (on: TestApi, account: { user: { id: string }; tokens: { accessToken: string } }) =>
+    on.call('GET', `/api/v1/users/${account.user.id}/profile`, { token: account.tokens.accessToken });
+
+  /** Milliseconds until `attempt` answers `status`; fails past the bound. */
+  async function answeredWithin(status: number, attempt: () => Promise<{ status: number }>): Promise<number> {
+    const started = performance.now();
+    while ((await attempt()).status !== status) {
+      expect(performance.now() - started).toBeLessThan(ACCOUNT_ACCESS_TTL_MS);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return performance.now() - started;
+  }
+
+  it('refuses the old token on both after a password change on one', async () => {
+    const person = await api.signUp('BUYER');
+    expect((await profile(other, person)).status).toBe(200);
+    const changed = await api.call('PUT', `/api/v1/users/${person.user.id}/password`, {
+      token: person.tokens.accessToken,
+      body: { currentPassword: person.password, newPassword: 'N3w!Passw0rd' },
+    });
+    expect(changed.status).toBe(200);
+    expect((await profile(api, person)).status).toBe(401);
+    await answeredWithin(401, () => profile(other, person));
+  });
+
+  it('refuses every token on both after signing out everywhere on one', async () => {
+    const admin = await api.signUp('ADMIN');
+    expect((await profile(other, admin)).status).toBe(200);
+    expect((await api.call('POST', '/api/admin/auth/logout', { token: admin.tokens.accessToken })).status).toBe(204);
+    expect((await profile(api, admin)).status).toBe(401);
+    await answeredWithin(401, () => profile(other, admin));
+  });
+
+  it('applies a role change on both: the admin area closes to the token in hand', async () => {
+    const admin = await api.signUp('ADMIN');
+    const demoted = await api.signUp('ADMIN');
+    const adminArea = (on: TestApi) => on.call('GET', '/api/admin/listings', { token: demoted.tokens.accessToken });
+    expect((await adminArea(other)).status).toBe(200);
+    const changed = await api.call('PUT', `/api/admin/users/${demoted.user.id}/roles`, { token: admin.tokens.accessToken, body: { roles: ['BUYER'] } });
+    expect(changed.status).toBe(200);
+    expect((await adminArea(api)).status).toBe(403);
+    await answeredWithin(403, () => adminArea(other));
+  });
+
+  it('refuses a disabled account on both, however it was disabled', async () => {
+    const person = await api.signUp('BUYER');
+    expect((await profile(api, person)).status).toBe(200);
+    expect((await profile(other, person)).status).toBe(200);
+    // An operator's UPDATE, outside any API process: the users table's trigger tells them.
+    await api.deps.db.updateTable('users').set({ status: 'DISABLED' }).where('id', '=', person.user.id).execute();
+    await answeredWithin(401, () => profile(api, person));
+    await answeredWithin(401, () => profile(other, person));
   });
 });
 

@@ -32,7 +32,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> =
       const { id } = request.params;
       // An admin locking themselves out of the admin area would leave it to someone else to undo.
       if (id === actor.userId && !request.body.roles.includes('ADMIN')) throw new HttpError(409, OWN_ADMIN_ROLE, 'OWN_ADMIN_ROLE');
-      const user = await changeRoles(deps.db, { userId: id, roles: request.body.roles, actorId: actor.userId }, deps.clock());
+      const user = await changeRoles(deps.db, app.accountAccess, { userId: id, roles: request.body.roles, actorId: actor.userId }, deps.clock());
       if (!user) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
       return toProfile(user);
     },
