@@ -76,7 +76,7 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
     const received = this.#webSocketMessages.labels('received');
     const sent = this.#webSocketMessages.labels('sent');
-    this.liveObserver = { messageReceived: () => received.inc(), messageSent: () => sent.inc() };
+    this.liveObserver = { messageReceived: () => received.inc(), messagesSent: (count) => sent.inc(count) };
 
     const watched = () => this.#watched;
     new Gauge({

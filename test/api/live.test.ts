@@ -5,7 +5,7 @@ import { buildApp } from '../../api/app';
 import type { AppDependencies } from '../../api/dependencies';
 import { presentAuction } from '../../api/listings/presenters';
 import { findAuction } from '../../api/listings/queries';
-import { LiveHub, type LiveHubOptions } from '../../api/live/hub';
+import { LiveHub, SOCKETS_PER_TURN, type LiveHubOptions } from '../../api/live/hub';
 import { serverMessageSchema } from '../../api/contracts/live';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { FLAT_ONE_DOLLAR, type Actor, type AuctionCommand, type AuctionRules, type CommandMetadata } from '../../engine/domain';
@@ -256,6 +256,20 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
       auctionData: { currentPrice: 100, currentLeaderId: 'buyer-ann', minimumBid: 101 },
       bidData: { bidId: `${raise.bidId}/auto/1`, bidderId: 'buyer-ann', amount: 100, kind: 'AUTO' },
     });
+  });
+
+  it('sends every message to more watchers than it writes to in one turn, in order on each socket', async () => {
+    const watchers = await Promise.all(Array.from({ length: SOCKETS_PER_TURN + 10 }, () => connect()));
+    const { auctionId } = await watchNewAuction(api.deps, watchers);
+    const first = await placeBid(api.deps, auctionId, 'buyer-ann', 5_100, { maximum: 8_000 });
+    // One event, two messages: Bob's bid, then Ann's automatic answer.
+    const second = await placeBid(api.deps, auctionId, 'buyer-bob', 6_000);
+    const third = await placeBid(api.deps, auctionId, 'buyer-bob', 9_000);
+    for (const watcher of watchers) {
+      const received = [await watcher.next(), await watcher.next(), await watcher.next(), await watcher.next()];
+      expect(received.map((message) => message.bidData.bidId)).toEqual([first.bidId, second.bidId, `${second.bidId}/auto/1`, third.bidId]);
+    }
+    for (const watcher of watchers) watcher.close();
   });
 
   it('sends nothing about auctions a socket has not subscribed to', async () => {
