@@ -3,7 +3,7 @@ import { consoleLogger, type Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, positionToString, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../engine/eventstore/port';
 import { auctionsProjection } from './auctions/auctions-projection';
 import { bidsProjection } from './bids/bids-projection';
-import { listingsProjection } from './listings/listings-projection';
+import { isListingEvent, listingsProjection } from './listings/listings-projection';
 import { nfcTagsProjection } from './nfc-tags/nfc-tags-projection';
 import { asProjectedEvent, type Projection } from './projection';
 import type { ReadModels } from './schema';
@@ -14,7 +14,7 @@ export interface ProjectionObserver {
   eventsApplied(count: number): void;
 }
 
-/** In the order they run within a batch. */
+/** In the order they run within each run of a batch (see runsOf). */
 export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection];
 
 /**
@@ -29,17 +29,20 @@ export class ProjectionRunner {
   readonly #projections: readonly Projection[];
   readonly #log: Logger;
   readonly #observer: ProjectionObserver | undefined;
+  readonly #batchSize: number | undefined;
   #subscription: Subscription | undefined;
   #stopped = false;
   #position: LogPosition = START;
   readonly #waiters = new Set<{ position: LogPosition; resolve: () => void }>();
 
-  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: Logger; observer?: ProjectionObserver } = {}) {
+  /** `batchSize`: most events applied in one transaction (the store's default unless given; a rebuild takes more). */
+  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: Logger; observer?: ProjectionObserver; batchSize?: number } = {}) {
     this.#store = store;
     this.#db = db;
     this.#projections = options.projections ?? READ_MODEL_PROJECTIONS;
     this.#log = options.log ?? consoleLogger;
     this.#observer = options.observer;
+    this.#batchSize = options.batchSize;
   }
 
   async start(): Promise<void> {
@@ -81,7 +84,8 @@ export class ProjectionRunner {
   async #subscribe(): Promise<void> {
     const lowest = await this.storedCheckpoint();
     this.#reached(lowest);
-    const subscription = this.#store.subscribeToAll({ after: comparePositions(lowest, START) === 0 ? 'start' : lowest }, (batch) => this.#apply(batch));
+    const after = comparePositions(lowest, START) === 0 ? 'start' : lowest;
+    const subscription = this.#store.subscribeToAll({ after, maxBatchSize: this.#batchSize }, (batch) => this.#apply(batch));
     this.#subscription = subscription;
     subscription.done.catch((error: unknown) => {
       if (this.#stopped) return;
@@ -100,14 +104,16 @@ export class ProjectionRunner {
         .forUpdate()
         .execute();
       const checkpoints = new Map(rows.map((row) => [row.name, parsePosition(row.position)]));
-      let newEvents = 0;
-      for (const recorded of batch) {
-        const event = asProjectedEvent(recorded);
-        const behind = this.#projections.filter((projection) => comparePositions(recorded.position, checkpoints.get(projection.name) ?? START) > 0);
-        for (const projection of behind) await projection.apply(trx, event);
-        if (behind.length > 0) newEvents++;
+      const checkpointOf = (projection: Projection) => checkpoints.get(projection.name) ?? START;
+      for (const run of runsOf(batch)) {
+        for (const projection of this.#projections) {
+          const behind = run.filter((recorded) => comparePositions(recorded.position, checkpointOf(projection)) > 0);
+          if (behind.length > 0) await projection.applyBatch(trx, behind.map(asProjectedEvent));
+        }
       }
-      const advanced = this.#projections.filter((p) => comparePositions(last, checkpoints.get(p.name) ?? START) > 0).map((p) => p.name);
+      const lowest = this.#projections.map(checkpointOf).sort(comparePositions)[0] ?? START;
+      const newEvents = batch.filter((recorded) => comparePositions(recorded.position, lowest) > 0).length;
+      const advanced = this.#projections.filter((p) => comparePositions(last, checkpointOf(p)) > 0).map((p) => p.name);
       if (advanced.length > 0) {
         await trx
           .updateTable('projection_checkpoints')
@@ -130,4 +136,22 @@ export class ProjectionRunner {
       }
     }
   }
+}
+
+/**
+ * The batch in runs, each applied by every projection in turn. The listings projection and the
+ * auctions one (an auction's price and end) both write listing rows: a run ends wherever listing
+ * events begin or end, so that those rows take both projections' writes in log order. Listing
+ * events are few: a hot auction's bids stay one run.
+ */
+function runsOf(batch: readonly RecordedEvent[]): RecordedEvent[][] {
+  const runs: RecordedEvent[][] = [];
+  let previous: boolean | undefined;
+  for (const recorded of batch) {
+    const listing = isListingEvent(recorded);
+    if (listing !== previous) runs.push([]);
+    runs.at(-1)!.push(recorded);
+    previous = listing;
+  }
+  return runs;
 }

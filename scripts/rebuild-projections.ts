@@ -1,7 +1,6 @@
 /** `npm run projections:rebuild`: drop the read models and replay the event log into them. */
 import { loadConfig } from '../api/config';
 import { openInfrastructure } from '../api/infrastructure';
-import type { EventStore } from '../engine/eventstore/port';
 import { createKysely } from '../engine/postgres/kysely-dialect';
 import { rebuildReadModels, type ReadModels } from '../projections';
 import { confirmOrRefuse, parseCommandLine, progressCounter, refuseUnconfirmable, runCli } from './cli';
@@ -26,29 +25,10 @@ runCli(async () => {
     const where = infrastructure.description.database;
     await confirmOrRefuse(`Drop the read models in ${where} and replay the event log into them?`, options.yes);
     const replayed = progressCounter('Events replayed');
-    await rebuildReadModels(countingBatches(infrastructure.eventStore, replayed.add), createKysely<ReadModels>(infrastructure.database));
+    await rebuildReadModels(infrastructure.eventStore, createKysely<ReadModels>(infrastructure.database), { eventsApplied: replayed.add });
     const { count, seconds, perSecond } = replayed.finish();
     console.log(`Read models rebuilt from the event log: ${count.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s (${Math.round(perSecond).toLocaleString('en-US')}/s), ${where}.`);
   } finally {
     await infrastructure.close();
   }
 });
-
-/** The same store, telling `onBatch` how many events each batch of its subscriptions delivered once handled. */
-function countingBatches(store: EventStore, onBatch: (count: number) => void): EventStore {
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'subscribeToAll') {
-        const subscribeToAll: EventStore['subscribeToAll'] = (options, handler) =>
-          target.subscribeToAll(options, async (batch) => {
-            await handler(batch);
-            onBatch(batch.length);
-          });
-        return subscribeToAll;
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      // The store's methods use its private fields: they must run on the store itself.
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}

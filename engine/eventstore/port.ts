@@ -98,6 +98,8 @@ export interface SubscribeOptions {
   /** Exclusive. 'start' replays the whole log; 'end' delivers only what is appended from now on. */
   readonly after: LogPosition | 'start' | 'end';
   readonly signal?: AbortSignal;
+  /** At most this many events in one batch; 500 when not given. A replay of the whole log takes more. */
+  readonly maxBatchSize?: number | undefined;
 }
 
 /**

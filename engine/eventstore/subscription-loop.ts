@@ -49,17 +49,18 @@ export interface SubscriptionSource {
   readonly heldBackPollMs: number;
 }
 
-const BATCH_SIZE = 500;
+const DEFAULT_BATCH_SIZE = 500;
 
 export function runSubscription(
   source: SubscriptionSource,
-  options: { after: LogPosition | 'start' | 'end'; signal?: AbortSignal | undefined },
+  options: { after: LogPosition | 'start' | 'end'; signal?: AbortSignal | undefined; maxBatchSize?: number | undefined },
   handler: BatchHandler,
 ): Subscription {
   const controller = new AbortController();
   const stopOnAbort = () => controller.abort();
   options.signal?.addEventListener('abort', stopOnAbort);
   const { signal } = controller;
+  const batchSize = options.maxBatchSize ?? DEFAULT_BATCH_SIZE;
 
   const done = (async () => {
     await source.ready?.();
@@ -67,7 +68,7 @@ export function runSubscription(
       options.after === 'start' ? undefined : options.after === 'end' ? ((await source.end()) ?? undefined) : options.after;
     while (!signal.aborted) {
       const seen = source.changes.version;
-      const { events, heldBack } = await source.read(checkpoint, BATCH_SIZE);
+      const { events, heldBack } = await source.read(checkpoint, batchSize);
       if (signal.aborted) break;
       if (events.length > 0) {
         await handler(events);

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import {
   assertNever,
   evolveAuctionSummary,
@@ -9,37 +9,87 @@ import {
   type AuctionSummary,
   type Instant,
 } from '../../engine/domain';
-import type { Projection } from '../projection';
-import type { AuctionsTable } from '../schema';
+import { statementSized, type Projection } from '../projection';
+import type { AuctionsTable, ReadModels } from '../schema';
 
 /**
  * auctions: one row per auction, the engine's auction summary (price, leader, minimum next bid,
- * end, reserve met, buy-now, outcome) as columns: each event turns the row into a summary, evolves
- * it and writes it back. It also mirrors price and end onto the auction's listing, which the
- * public listing pages sort and show by.
+ * end, reserve met, buy-now, outcome) as columns. A batch reads the rows of the auctions it
+ * touches, evolves each summary over its events in memory and writes the rows back in one
+ * upsert (split only past PostgreSQL's parameter limit). It also mirrors price and end onto the
+ * auction's listing, which the public listing pages sort and show by: once per listing per batch,
+ * as the last of its events that moved them left them.
  */
 export const auctionsProjection: Projection = {
   name: 'auctions',
-  async apply(db, event) {
-    if (!isAuctionEvent(event)) return;
-    const { auctionId } = event.data;
-    const row = await db.selectFrom('auctions').selectAll().where('id', '=', auctionId).executeTakeFirst();
-    const before = row ? auctionSummaryOf(row) : initialAuctionSummary;
-    const after = evolveAuctionSummary(before, event);
-    if (after.status === 'UNSCHEDULED') return; // news of an auction never scheduled
-    const at = event.metadata.occurredAt;
-    const values = auctionRowOf(after, at);
-    if (row) await db.updateTable('auctions').set(values).where('id', '=', auctionId).execute();
-    else await db.insertInto('auctions').values(values).execute();
-    if (before.status === 'UNSCHEDULED' || before.price !== after.price || toMillis(before.endsAt) !== toMillis(after.endsAt)) {
-      await db
-        .updateTable('listings')
-        .set({ auction_id: auctionId, price: after.price, auction_ends_at: after.endsAt, updated_at: at })
-        .where('id', '=', after.listingId)
-        .execute();
+  async applyBatch(db, events) {
+    const auctionEvents = events.filter(isAuctionEvent);
+    if (auctionEvents.length === 0) return;
+    const touched = [...new Set(auctionEvents.map((event) => event.data.auctionId))];
+    const stored = await db.selectFrom('auctions').selectAll().where((eb) => eb('id', '=', eb.fn.any(eb.val(touched)))).execute();
+    const summaries = new Map(stored.map((row) => [row.id, auctionSummaryOf(row)]));
+    const changed = new Map<string, { summary: AuctionSummary; at: Instant }>();
+    const mirrors = new Map<string, ListingMirror>();
+    for (const event of auctionEvents) {
+      const { auctionId } = event.data;
+      const before = summaries.get(auctionId) ?? initialAuctionSummary;
+      const after = evolveAuctionSummary(before, event);
+      if (after.status === 'UNSCHEDULED') continue; // news of an auction never scheduled
+      const at = event.metadata.occurredAt;
+      summaries.set(auctionId, after);
+      changed.set(auctionId, { summary: after, at });
+      if (before.status === 'UNSCHEDULED' || before.price !== after.price || toMillis(before.endsAt) !== toMillis(after.endsAt)) {
+        mirrors.set(after.listingId, { listingId: after.listingId, auctionId, price: after.price, endsAt: after.endsAt, at });
+      }
     }
+    await upsertAuctions(db, [...changed.values()].map(({ summary, at }) => auctionRowOf(summary, at)));
+    await mirrorOntoListings(db, [...mirrors.values()]);
   },
 };
+
+/** What an auction shows on its listing. */
+interface ListingMirror {
+  readonly listingId: string;
+  readonly auctionId: string;
+  readonly price: number;
+  readonly endsAt: Instant;
+  readonly at: Instant;
+}
+
+async function upsertAuctions(db: Transaction<ReadModels>, rows: readonly Insertable<AuctionsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!) as (keyof AuctionsTable & string)[];
+  for (const slice of statementSized(rows, columns.length)) {
+    await db
+      .insertInto('auctions')
+      .values(slice)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => Object.fromEntries(columns.filter((column) => column !== 'id').map((column) => [column, eb.ref(`excluded.${column}`)]))),
+      )
+      .execute();
+  }
+}
+
+async function mirrorOntoListings(db: Transaction<ReadModels>, mirrors: readonly ListingMirror[]): Promise<void> {
+  for (const slice of statementSized(mirrors, 5)) {
+    // Parameters in VALUES have no type of their own: each is cast to its column's.
+    const rows = slice.map((m) => sql`(${m.listingId}, ${m.auctionId}, ${m.price}::bigint, ${m.endsAt}::timestamptz, ${m.at}::timestamptz)`);
+    const mirror = sql<{ listing_id: string; auction_id: string; price: number; auction_ends_at: string; updated_at: string }>`(VALUES ${sql.join(rows)})`.as<'mirror'>(
+      sql`mirror(listing_id, auction_id, price, auction_ends_at, updated_at)`,
+    );
+    await db
+      .updateTable('listings')
+      .from(mirror)
+      .set((eb) => ({
+        auction_id: eb.ref('mirror.auction_id'),
+        price: eb.ref('mirror.price'),
+        auction_ends_at: eb.ref('mirror.auction_ends_at'),
+        updated_at: eb.ref('mirror.updated_at'),
+      }))
+      .whereRef('listings.id', '=', 'mirror.listing_id')
+      .execute();
+  }
+}
 
 /** An auctions row, read back as the summary it stores. */
 export function auctionSummaryOf(row: Selectable<AuctionsTable>): AuctionSummary {

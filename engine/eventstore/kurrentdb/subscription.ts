@@ -2,7 +2,7 @@ import { END, excludeSystemEvents, START, type AllStreamResolvedEvent, type Kurr
 import { comparePositions, type BatchHandler, type RecordedEvent, type SubscribeOptions, type Subscription } from '../port';
 import { isSystemEvent, toRecordedEvent } from './metadata-codec';
 
-/** Most events handed to a subscription handler at once. */
+/** Most events handed to a subscription handler at once, unless the subscriber asks otherwise. */
 const MAX_BATCH = 500;
 /** Buffered subscription events at which the subscription is paused until the handler catches up. */
 const MAX_BUFFERED = 2_000;
@@ -106,7 +106,7 @@ export function subscribeToAll(host: SubscriptionHost, options: SubscribeOptions
     try {
       while (!signal.aborted) {
         if (queue.length > 0) {
-          const batch = queue.splice(0, MAX_BATCH);
+          const batch = queue.splice(0, options.maxBatchSize ?? MAX_BATCH);
           if (paused && queue.length < MAX_BUFFERED / 2) {
             paused = false;
             source?.resume();
