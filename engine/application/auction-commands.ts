@@ -2,19 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { auctionDecider, auctionRejectionsStreamId, auctionStreamId, bidRejection, type AuctionState } from '../domain/auction/auction';
 import type { AuctionCommand, AuctionEvent } from '../domain/auction/messages';
 import { DomainError } from '../domain/shared/errors';
-import type { EventStore, NewEvent } from '../eventstore/port';
+import type { AppendRequest, NewEvent } from '../eventstore/port';
 import { type CommandHandler, type HandledCommand, type Refusal } from './command-handler';
 
 /**
  * Handles an auction command. Refused bids and buy-nows are recorded in the auction's rejections
- * stream, each judged against the state it was refused at, before the errors go back to callers.
+ * stream, each judged against the state it was refused at, in the batch's append, before the
+ * errors go back to callers.
  */
 export function handleAuctionCommand(handler: CommandHandler, command: AuctionCommand): Promise<HandledCommand<AuctionEvent, AuctionState>> {
   return handler.handle(auctionDecider, auctionStreamId(command.data.auctionId), command, { recordRefusals: recordBidRejections });
 }
 
-/** One append for all of a batch's refused attempts: a hot auction refuses many. */
-async function recordBidRejections(store: EventStore, refusals: Refusal<AuctionCommand, AuctionState>[]): Promise<void> {
+/** One request for all of a batch's refused attempts, appended with the batch: a hot auction refuses many. */
+function recordBidRejections(refusals: Refusal<AuctionCommand, AuctionState>[]): AppendRequest[] {
   const byAuction = new Map<string, NewEvent[]>();
   for (const { command, error, state } of refusals) {
     if (!(error instanceof DomainError) || (command.type !== 'PlaceBid' && command.type !== 'BuyNow')) continue;
@@ -25,7 +26,5 @@ async function recordBidRejections(store: EventStore, refusals: Refusal<AuctionC
     records.push({ id: randomUUID(), type: rejection.type, data: rejection.data, metadata: rejection.metadata });
     byAuction.set(command.data.auctionId, records);
   }
-  for (const [auctionId, records] of byAuction) {
-    await store.appendToStream(auctionRejectionsStreamId(auctionId), records, { expectedRevision: 'any' });
-  }
+  return [...byAuction].map(([auctionId, events]) => ({ streamId: auctionRejectionsStreamId(auctionId), events, expectedRevision: 'any' }));
 }

@@ -87,8 +87,11 @@ export interface Refusal<Command, State> {
   readonly state: State;
 }
 
-/** Records refused commands before the refusals reach their callers; one call per batch. */
-export type RefusalRecorder<Command, State> = (store: EventStore, refusals: Refusal<Command, State>[]) => Promise<void>;
+/**
+ * The records of a batch's refused commands, in streams beside the command's own: appended with
+ * the batch's events, in the same appendToStreams call, before the refusals reach their callers.
+ */
+export type RefusalRecorder<Command, State> = (refusals: Refusal<Command, State>[]) => AppendRequest[];
 
 export interface HandleOptions<Command, State> {
   /** Pass one function for all commands of a kind: refusals of one batch are grouped by it. */
@@ -114,16 +117,36 @@ interface Batch {
   readonly commands: PendingCommand[];
 }
 
+type Outcome = { handled: HandledCommand<EngineEvent, unknown> } | { refused: unknown; stateBefore: unknown };
+
+/** A batch decided against one state of its stream. */
+interface DecidedBatch {
+  readonly outcomes: Outcome[];
+  /** Events of the commands accepted now, in order, for one append. */
+  readonly events: NewEvent[];
+  readonly decidedNow: Map<string, readonly EngineEvent[]>;
+  readonly state: unknown;
+}
+
 /**
- * read stream -> decide -> append with the expected revision; on a conflict, read again and
- * decide again, a bounded number of times.
+ * decide against the cached state -> append with the expected revision; on a conflict, read what
+ * was appended since, decide again, a bounded number of times.
  *
  * Inside one process, commands on one stream never race: they queue, and whatever queued while
  * the previous append was in flight is decided in order against the cached state and written in
- * one version-checked append. A hot auction therefore costs one small read and one append per
- * batch of bids, not per bid; only bids arriving through different processes meet on the expected
- * revision. A command whose id is already in the stream is answered from the stream: a client
- * retrying after a lost answer must not bid twice.
+ * one version-checked append, together with the records of the batch's refusals. A hot auction
+ * therefore costs one append per batch of bids, not per bid, and no read: the expected revision
+ * proves the cached state current. A batch that appends nothing to its stream has no such proof,
+ * so it reads first what was appended since.
+ *
+ * Across processes (each with its own queue and cache), each process batches its own commands and
+ * the batches meet on the expected revision: the loser reads what the winner wrote, decides its
+ * whole batch again against it and appends, up to maxAttempts times (then ConcurrencyConflictError,
+ * which callers may retry). Per process, the order of arrival still holds; between processes, the
+ * stream's order is whichever batch committed first.
+ *
+ * A command whose id is already in the stream is answered from the stream: a client retrying after
+ * a lost answer must not bid twice.
  */
 export class CommandHandler {
   readonly #queue = new KeyedQueue();
@@ -176,10 +199,10 @@ export class CommandHandler {
     return this.#queue.run(streamIds, () => this.#withRetries(streamIds, work));
   }
 
-  async #withRetries<T>(streamIds: readonly string[], work: () => Promise<T>): Promise<T> {
+  async #withRetries<T>(streamIds: readonly string[], work: (attempt: number) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await work();
+        return await work(attempt);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (attempt >= this.maxAttempts) throw new ConcurrencyConflictError(streamIds, attempt);
@@ -189,86 +212,103 @@ export class CommandHandler {
   }
 
   async #decideBatch(streamId: string, batch: Batch): Promise<void> {
-    type Outcome = { handled: HandledCommand<EngineEvent, unknown> } | { refused: unknown; stateBefore: unknown };
     let outcomes: Outcome[];
     try {
-      outcomes = await this.#withRetries([streamId], async () => {
-        const stream = await this.#catchUp(streamId, batch.decider);
-        let state = stream.state;
-        const decidedNow = new Map<string, readonly EngineEvent[]>();
-        const toAppend: NewEvent[] = [];
-        const results: Outcome[] = batch.commands.map(({ command }) => {
-          const commandId = command.metadata.commandId;
-          const earlier = stream.recentCommands.get(commandId) ?? decidedNow.get(commandId);
-          if (earlier) return { handled: { events: earlier, state, repeated: true } };
-          try {
-            const events = batch.decider.decide(command, state);
-            state = fold({ initialState: state, evolve: batch.decider.evolve }, events);
-            decidedNow.set(commandId, events);
-            toAppend.push(...toNewEvents(command, events));
-            return { handled: { events, state, repeated: false } };
-          } catch (error) {
-            return { refused: error, stateBefore: state };
-          }
-        });
-        if (toAppend.length > 0) {
-          const expectedRevision = stream.revision;
-          const appended = await this.store.appendToStream(streamId, toAppend, { expectedRevision });
-          const firstRevision = expectedRevision === 'no_stream' ? 0 : expectedRevision + 1;
-          if (appended.nextExpectedRevision === firstRevision + toAppend.length - 1) {
-            rememberCommands(stream.recentCommands, [...decidedNow.values()].flat());
-            this.#cache.set(streamId, { ...stream, state, revision: appended.nextExpectedRevision });
-          } else {
-            // The store found these events already written (an earlier run of this very batch):
-            // our folded state is not to be trusted; read the stream afresh next time.
-            this.#cache.delete(streamId);
-          }
-        }
-        return results;
-      });
+      outcomes = await this.#withRetries([streamId], (attempt) => this.#decideAndAppend(streamId, batch, attempt));
     } catch (error) {
       for (const pending of batch.commands) pending.reject(error);
       return;
     }
-    const refusals = new Map<RefusalRecorder<EngineCommand, unknown>, Refusal<EngineCommand, unknown>[]>();
-    batch.commands.forEach((pending, index) => {
-      const outcome = outcomes[index]!;
-      const recorder = pending.options.recordRefusals;
-      if ('refused' in outcome && recorder) {
-        refusals.set(recorder, [...(refusals.get(recorder) ?? []), { command: pending.command, error: outcome.refused, state: outcome.stateBefore }]);
-      }
-    });
-    let recordingFailed: unknown;
-    for (const [record, refused] of refusals) {
-      await record(this.store, refused).catch((error: unknown) => (recordingFailed ??= error));
-    }
     batch.commands.forEach((pending, index) => {
       const outcome = outcomes[index]!;
       if ('handled' in outcome) pending.resolve(outcome.handled);
-      // A refusal that could not be put on record is not answered as a plain refusal.
-      else pending.reject(pending.options.recordRefusals && recordingFailed !== undefined ? recordingFailed : outcome.refused);
+      else pending.reject(outcome.refused);
     });
   }
 
-  /** The stream's cached state brought up to date with whatever was appended since. */
-  async #catchUp(streamId: string, decider: Batch['decider']): Promise<CachedStream<unknown>> {
-    const cached = this.#cache.get<unknown>(streamId, decider) ?? {
-      fold: decider,
-      state: decider.initialState,
-      revision: 'no_stream' as const,
-      recentCommands: new Map(),
-    };
-    const fromRevision = cached.revision === 'no_stream' ? 0 : cached.revision + 1;
+  /**
+   * One attempt: decide, then one append of the batch's events (at the revision decided against)
+   * and of its refusals' records. The cached state is read up to date only when there is none,
+   * after a conflict, or when the batch would append nothing to the stream (see the class comment).
+   */
+  async #decideAndAppend(streamId: string, batch: Batch, attempt: number): Promise<Outcome[]> {
+    const cached = this.#cache.get<unknown>(streamId, batch.decider);
+    const readNow = !cached || attempt > 1;
+    let stream = readNow ? await this.#catchUp(streamId, batch.decider, cached) : cached;
+    let decided = decide(batch, stream);
+    if (decided.events.length === 0 && !readNow) {
+      const caughtUp = await this.#catchUp(streamId, batch.decider, stream);
+      if (caughtUp.revision !== stream.revision) decided = decide(batch, (stream = caughtUp));
+    }
+    const requests: AppendRequest[] = [];
+    if (decided.events.length > 0) requests.push({ streamId, events: decided.events, expectedRevision: stream.revision });
+    requests.push(...refusalRecords(batch, decided.outcomes));
+    if (requests.length === 0) return decided.outcomes;
+
+    const [appended] = await this.store.appendToStreams(requests);
+    if (decided.events.length > 0) {
+      const firstRevision = stream.revision === 'no_stream' ? 0 : stream.revision + 1;
+      if (appended!.nextExpectedRevision === firstRevision + decided.events.length - 1) {
+        rememberCommands(stream.recentCommands, [...decided.decidedNow.values()].flat());
+        this.#cache.set(streamId, { ...stream, state: decided.state, revision: appended!.nextExpectedRevision });
+      } else {
+        // The store found these events already written (an earlier run of this very batch):
+        // our folded state is not to be trusted; read the stream afresh next time.
+        this.#cache.delete(streamId);
+      }
+    }
+    return decided.outcomes;
+  }
+
+  /** `cached` (the initial state when none) brought up to date with whatever was appended since. */
+  async #catchUp(streamId: string, decider: Batch['decider'], cached: CachedStream<unknown> | undefined): Promise<CachedStream<unknown>> {
+    const base = cached ?? { fold: decider, state: decider.initialState, revision: 'no_stream' as const, recentCommands: new Map() };
+    const fromRevision = base.revision === 'no_stream' ? 0 : base.revision + 1;
     const recorded = await this.store.readStream(streamId, { fromRevision });
-    if (recorded.length === 0) return cached;
+    if (recorded.length === 0) return base;
     const events = recorded.map(asEngineEvent);
-    rememberCommands(cached.recentCommands, events);
+    rememberCommands(base.recentCommands, events);
     const current: CachedStream<unknown> = {
-      ...cached,
-      state: fold({ initialState: cached.state, evolve: decider.evolve }, events),
+      ...base,
+      state: fold({ initialState: base.state, evolve: decider.evolve }, events),
       revision: recorded.at(-1)!.revision,
     };
     this.#cache.set(streamId, current);
     return current;
   }
+}
+
+/** Decides the batch's commands in order, each against the state the previous ones left. */
+function decide(batch: Batch, stream: CachedStream<unknown>): DecidedBatch {
+  let state = stream.state;
+  const decidedNow = new Map<string, readonly EngineEvent[]>();
+  const events: NewEvent[] = [];
+  const outcomes = batch.commands.map(({ command }): Outcome => {
+    const commandId = command.metadata.commandId;
+    const earlier = stream.recentCommands.get(commandId) ?? decidedNow.get(commandId);
+    if (earlier) return { handled: { events: earlier, state, repeated: true } };
+    try {
+      const caused = batch.decider.decide(command, state);
+      state = fold({ initialState: state, evolve: batch.decider.evolve }, caused);
+      decidedNow.set(commandId, caused);
+      events.push(...toNewEvents(command, caused));
+      return { handled: { events: caused, state, repeated: false } };
+    } catch (error) {
+      return { refused: error, stateBefore: state };
+    }
+  });
+  return { outcomes, events, decidedNow, state };
+}
+
+/** The records of the batch's refusals, grouped by recorder: one call of each per batch. */
+function refusalRecords(batch: Batch, outcomes: readonly Outcome[]): AppendRequest[] {
+  const refusals = new Map<RefusalRecorder<EngineCommand, unknown>, Refusal<EngineCommand, unknown>[]>();
+  batch.commands.forEach((pending, index) => {
+    const outcome = outcomes[index]!;
+    const recorder = pending.options.recordRefusals;
+    if ('refused' in outcome && recorder) {
+      refusals.set(recorder, [...(refusals.get(recorder) ?? []), { command: pending.command, error: outcome.refused, state: outcome.stateBefore }]);
+    }
+  });
+  return [...refusals].flatMap(([record, refused]) => record(refused));
 }

@@ -11,11 +11,11 @@ export interface StoredIdentity {
  * event when every event id is stored, contiguously and in order, in the same stream (a retry);
  * null when none is stored (a new append); throws when the batch only partly overlaps.
  */
-export function findRetriedBatch(
+export function findRetriedBatch<Identity extends StoredIdentity>(
   streamId: string,
   events: readonly NewEvent[],
-  stored: ReadonlyMap<string, StoredIdentity>,
-): StoredIdentity | null {
+  stored: ReadonlyMap<string, Identity>,
+): Identity | null {
   const found = events.map((event) => stored.get(event.id));
   if (found.every((identity) => identity === undefined)) return null;
   const overlapping = events.filter((_, index) => found[index] !== undefined).map((event) => event.id);

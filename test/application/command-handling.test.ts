@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { CommandHandler, loadStream } from '../../engine/application/command-handler';
 import { handleListingDraft } from '../../engine/application/listing-drafts';
@@ -153,30 +153,89 @@ describe.each(stores)('command handling on $name', ({ open }) => {
     expect(state.status === 'ACTIVE' && state.standing.price).toBe(price);
   });
 
-  it('writes the bids that queue while an append is in flight in one append, each judged in order', async () => {
-    const auctionId = await liveAuction();
-    const auctionAppends: number[] = [];
+  /** The store, counting reads and appends; each append's streams and event counts are kept. */
+  function countingStore(options: { holdAppends?: Promise<void> } = {}) {
+    const appends: Array<Array<[string, number]>> = [];
+    let reads = 0;
     const counting: EventStore = {
-      appendToStream: (streamId, events, options) => {
-        if (streamId === auctionStreamId(auctionId)) auctionAppends.push(events.length);
-        return store.appendToStream(streamId, events, options);
+      appendToStream: (streamId, events, appendOptions) => counting.appendToStreams([{ streamId, events, ...appendOptions }]).then(([result]) => result!),
+      appendToStreams: async (requests) => {
+        appends.push(requests.map((request) => [request.streamId, request.events.length]));
+        await options.holdAppends;
+        return store.appendToStreams(requests);
       },
-      appendToStreams: (requests) => store.appendToStreams(requests),
-      readStream: (streamId, options) => store.readStream(streamId, options),
-      readAll: (options) => store.readAll(options),
+      readStream: (streamId, readOptions) => {
+        reads++;
+        return store.readStream(streamId, readOptions);
+      },
+      readAll: (readOptions) => store.readAll(readOptions),
       queryLog: (query) => store.queryLog(query),
-      subscribeToAll: (options, handler) => store.subscribeToAll(options, handler),
+      subscribeToAll: (subscribeOptions, handler) => store.subscribeToAll(subscribeOptions, handler),
       headPosition: () => store.headPosition(),
       close: async () => undefined,
     };
+    return { counting, appends, reads: () => reads };
+  }
+
+  it('writes the bids that queue while an append is in flight, and their refusals, in one append, each judged in order', async () => {
+    const auctionId = await liveAuction();
+    const { counting, appends } = countingStore();
     const batching = new CommandHandler(counting);
     const amounts = [5_100, 5_000, 5_300, 5_200, 5_400, 5_500, 5_500, 5_600];
     const outcomes = await Promise.allSettled(amounts.map((amount, i) => handleAuctionCommand(batching, bid(auctionId, `buyer-${i}`, amount))));
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    // All eight arrived before the stream's turn came: decided together, the five accepted in one append.
-    expect(auctionAppends).toEqual([5]);
+    // All eight arrived before the stream's turn came: decided together, the five accepted and the three refused in one append.
+    expect(appends).toEqual([
+      [
+        [auctionStreamId(auctionId), 5],
+        [auctionRejectionsStreamId(auctionId), 3],
+      ],
+    ]);
     const placed = (await store.readStream(auctionStreamId(auctionId))).filter((e) => e.type === 'BidPlaced');
     expect(placed.map((e) => (e.data as { amount: number }).amount)).toEqual([5_100, 5_300, 5_400, 5_500, 5_600]);
+    const rejected = await store.readStream(auctionRejectionsStreamId(auctionId));
+    expect(rejected.map((e) => (e.data as { amount: number }).amount)).toEqual([5_000, 5_200, 5_500]);
+  });
+
+  it('decides against its cached state without reading, and reads first only a batch that appends nothing to the stream', async () => {
+    const auctionId = await liveAuction();
+    const { counting, appends, reads } = countingStore();
+    const batching = new CommandHandler(counting);
+    await handleAuctionCommand(batching, bid(auctionId, 'buyer-1', 5_100));
+    expect(reads()).toBe(1); // nothing cached yet: the stream is read once
+    await handleAuctionCommand(batching, bid(auctionId, 'buyer-2', 5_200));
+    expect(reads()).toBe(1); // the append's expected revision proves the cached state current
+    // Another process bids meanwhile: a refusal alone has no append to the stream to prove the
+    // state it is judged against, so the stream is read first, and the bid judged against 5,500.
+    await handleAuctionCommand(new CommandHandler(store), bid(auctionId, 'buyer-3', 5_500));
+    await expect(handleAuctionCommand(batching, bid(auctionId, 'buyer-1', 5_300))).rejects.toMatchObject({ code: 'BID_NOT_ABOVE_CURRENT_PRICE' });
+    expect(reads()).toBe(2);
+    expect(appends.at(-1)).toEqual([[auctionRejectionsStreamId(auctionId), 1]]);
+    const [rejection] = await store.readStream(auctionRejectionsStreamId(auctionId));
+    expect(rejection!.data).toMatchObject({ amount: 5_300, priceAtAttempt: 5_500 });
+  });
+
+  it('answers refused callers only once their refusals are durable', async () => {
+    const auctionId = await liveAuction();
+    await handleAuctionCommand(handler, bid(auctionId, 'buyer-1', 6_000));
+    let release!: () => void;
+    const { counting, appends } = countingStore({ holdAppends: new Promise<void>((resolve) => (release = resolve)) });
+    const batching = new CommandHandler(counting);
+    let answered = false;
+    const refused = handleAuctionCommand(batching, bid(auctionId, 'buyer-2', 5_500)).then(
+      () => expect.fail('the bid was accepted'),
+      async (error: unknown) => {
+        answered = true;
+        return { error, recorded: await store.readStream(auctionRejectionsStreamId(auctionId)) };
+      },
+    );
+    await vi.waitFor(() => expect(appends).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    release();
+    const { error, recorded } = await refused;
+    expect(error).toMatchObject({ code: 'BID_NOT_ABOVE_CURRENT_PRICE' });
+    expect(recorded.map((e) => e.type)).toEqual(['BidRejected']);
   });
 
   it('sees what another process appended before deciding, and recognises a command it handled', async () => {

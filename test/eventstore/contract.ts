@@ -137,6 +137,24 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         );
         expect((await store.readStream(stream)).map((e) => e.id)).toEqual(batch.map((e) => e.id));
       });
+
+      it('answers a stream of a multi-stream append whose batch is stored from what is stored, and appends the others', async () => {
+        const prefix = newPrefix();
+        const stored = [event(), event()];
+        const first = await store.appendToStream(`${prefix}-b`, stored, { expectedRevision: 'no_stream' });
+        const fresh = event();
+        const results = await store.appendToStreams([
+          { streamId: `${prefix}-a`, events: [fresh], expectedRevision: 'no_stream' },
+          { streamId: `${prefix}-b`, events: stored, expectedRevision: 'no_stream' },
+        ]);
+        expect(results.map((r) => [r.streamId, r.nextExpectedRevision])).toEqual([
+          [`${prefix}-a`, 0],
+          [`${prefix}-b`, 1],
+        ]);
+        expect(comparePositions(results[1]!.position, first.position)).toBe(0);
+        expect((await store.readStream(`${prefix}-a`)).map((e) => e.id)).toEqual([fresh.id]);
+        expect((await store.readStream(`${prefix}-b`)).map((e) => e.id)).toEqual(stored.map((e) => e.id));
+      });
     });
 
     describe('appending to several streams at once', () => {
@@ -166,6 +184,17 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
         expect(await store.readStream(`${prefix}-a`)).toEqual([]);
         expect(await store.readStream(`${prefix}-b`)).toHaveLength(1);
+      });
+
+      it('names the stream that is not at its expected revision', async () => {
+        const prefix = newPrefix();
+        await store.appendToStream(`${prefix}-b`, [event(), event()], { expectedRevision: 'no_stream' });
+        await expect(
+          store.appendToStreams([
+            { streamId: `${prefix}-a`, events: [event()], expectedRevision: 'no_stream' },
+            { streamId: `${prefix}-b`, events: [event()], expectedRevision: 0 },
+          ]),
+        ).rejects.toMatchObject({ name: 'WrongExpectedRevisionError', streamId: `${prefix}-b`, expected: 0 });
       });
     });
 
@@ -473,6 +502,24 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         await subscription.stop();
         expect(seen.map((e) => e.id)).toEqual(logOrder);
         expect(new Set(logOrder)).toEqual(new Set([...before, ...later].map((e) => e.id)));
+      });
+
+      it('hands the handler at most maxBatchSize events at once', async () => {
+        const prefix = newPrefix();
+        await store.appendToStream(`${prefix}-a`, [event()], { expectedRevision: 'no_stream' });
+        const [first] = await store.readStream(`${prefix}-a`);
+        const more = [event(), event(), event(), event(), event()];
+        await store.appendToStream(`${prefix}-a`, more, { expectedRevision: 0 });
+        const sizes: number[] = [];
+        const seen: string[] = [];
+        const subscription = store.subscribeToAll({ after: first!.position, maxBatchSize: 2 }, async (batch) => {
+          sizes.push(batch.length);
+          seen.push(...ofPrefix(batch, prefix).map((e) => e.id));
+        });
+        await waitUntil(() => seen.length >= more.length);
+        await subscription.stop();
+        expect(seen).toEqual(more.map((e) => e.id));
+        expect(Math.max(...sizes)).toBeLessThanOrEqual(2);
       });
 
       it('from the end delivers only what is appended afterwards; from a position, only what follows it', async () => {

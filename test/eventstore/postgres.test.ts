@@ -1,14 +1,43 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewEvent, RecordedEvent } from '../../engine/eventstore/port';
+import { positionToString, type NewEvent, type RecordedEvent } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
+import { PGliteClient, type QueryOptions, type SqlClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
 import { eventStoreContract, waitUntil } from './contract';
 
 eventStoreContract('PGlite (embedded default)', async () => {
   const sql = await PGliteClient.open();
   return { store: await PostgresEventStore.open(sql), cleanup: () => sql.close() };
+});
+
+describe('appending on Postgres', () => {
+  it('sends one statement per append, in no explicit transaction, then announces it to other processes', async () => {
+    const inner: SqlClient = await PGliteClient.open();
+    const statements: string[] = [];
+    const counting: SqlClient = {
+      query: <Row>(text: string, params?: unknown[], options?: QueryOptions) => {
+        statements.push(text);
+        return inner.query<Row>(text, params, options);
+      },
+      transaction: (work) => {
+        statements.push('BEGIN');
+        return inner.transaction(work);
+      },
+      listen: (channel, onNotify) => inner.listen(channel, onNotify),
+      close: () => inner.close(),
+    };
+    const store = await PostgresEventStore.open(counting);
+    statements.length = 0;
+    const event = (): NewEvent => ({ id: randomUUID(), type: 'Happened', data: {}, metadata: {} });
+    await store.appendToStreams([
+      { streamId: 'one-a', events: [event(), event()], expectedRevision: 'no_stream' },
+      { streamId: 'one-b', events: [event()], expectedRevision: 'any' },
+    ]);
+    expect(statements).toEqual([expect.stringContaining('event_store_append'), expect.stringContaining('pg_notify')]);
+    await store.close();
+    await inner.close();
+  });
 });
 
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
@@ -30,7 +59,10 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
 
     const event = (): NewEvent => ({ id: randomUUID(), type: 'Happened', data: {}, metadata: {} });
 
-    /** A client whose next transaction, once armed, does its work, then waits for `release` before committing. */
+    /**
+     * A client whose next statement (an append is one), once armed, runs in a transaction that does
+     * its work, then waits for `release` before committing.
+     */
     function holdingClient(inner: SqlClient, options: { rollback: boolean }) {
       let armed = false;
       let reached!: () => void;
@@ -38,19 +70,20 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
       const atGate = new Promise<void>((resolve) => (reached = resolve));
       const gate = new Promise<void>((resolve) => (release = resolve));
       const client: SqlClient = {
-        query: (text, params) => inner.query(text, params),
-        listen: (name, onNotify) => inner.listen(name, onNotify),
-        close: () => inner.close(),
-        transaction: (work) =>
-          inner.transaction(async (tx) => {
-            const result = await work(tx);
-            if (!armed) return result;
-            armed = false;
+        query: <Row>(text: string, params?: unknown[], queryOptions?: QueryOptions) => {
+          if (!armed) return inner.query<Row>(text, params, queryOptions);
+          armed = false;
+          return inner.transaction(async (tx) => {
+            const result = await tx.query<Row>(text, params, queryOptions);
             reached();
             await gate;
             if (options.rollback) throw new Error('writer gave up');
             return result;
-          }),
+          });
+        },
+        listen: (name, onNotify) => inner.listen(name, onNotify),
+        close: () => inner.close(),
+        transaction: (work) => inner.transaction(work),
       };
       return { client, atGate, release, arm: () => void (armed = true) };
     }
@@ -134,6 +167,19 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
       expect(seenA).toEqual(seenB);
       expect(new Set(seenA)).toEqual(new Set(written.map((e) => e.id)));
       await Promise.all([processA.close(), processB.close()]);
+    });
+
+    it('answers retries of one batch racing each other as the one append they are', async () => {
+      const store = await PostgresEventStore.open(schema.client(), { channel });
+      for (const expectedRevision of ['any', 'no_stream'] as const) {
+        const streamId = `racing-${expectedRevision}`;
+        const batch = [event(), event()];
+        const results = await Promise.all(Array.from({ length: 8 }, () => store.appendToStream(streamId, batch, { expectedRevision })));
+        expect(results.map((result) => result.nextExpectedRevision)).toEqual(Array(8).fill(1));
+        expect(new Set(results.map((result) => positionToString(result.position))).size).toBe(1);
+        expect((await store.readStream(streamId)).map((e) => e.id)).toEqual(batch.map((e) => e.id));
+      }
+      await store.close();
     });
 
     it('refuses to change or delete recorded events', async () => {

@@ -1,6 +1,7 @@
 import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from '../idempotency';
 import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
+  parsePosition,
   WrongExpectedRevisionError,
   type AppendRequest,
   type AppendResult,
@@ -19,7 +20,7 @@ import {
 } from '../port';
 import { ChangeSignal, runSubscription, type SubscriptionSource } from '../subscription-loop';
 import { ensureEventStoreSchema, INDEXED_EXPRESSIONS } from './schema';
-import type { SqlClient, SqlQueryable } from '../../postgres/sql-client';
+import type { SqlClient } from '../../postgres/sql-client';
 
 export interface PostgresEventStoreOptions {
   /** NOTIFY channel that announces appends; stores sharing a database must share it. */
@@ -40,12 +41,16 @@ interface EventRow {
   recorded_at: Date | string;
 }
 
-interface StoredRow {
-  event_id: string;
-  stream_id: string;
-  stream_revision: string | number;
+interface PositionRow {
   commit_position: string;
   prepare_position: string;
+}
+
+/** What event_store_append (schema.ts) answers for each stream it wrote. */
+interface AppendedStream {
+  streamId: string;
+  revision: number;
+  position: string;
 }
 
 /**
@@ -76,6 +81,9 @@ export class PostgresEventStore implements EventStore {
   readonly #changes = new ChangeSignal();
   readonly #idlePollMs: number;
   #unlisten: Promise<() => Promise<void>> | undefined;
+  #announcing: Promise<void> | undefined;
+  #announceAgain = false;
+  #closed = false;
 
   private constructor(sql: SqlClient, options: PostgresEventStoreOptions) {
     this.#sql = sql;
@@ -96,73 +104,83 @@ export class PostgresEventStore implements EventStore {
 
   async appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
     validateAppendRequests(requests);
-    let results: AppendResult[];
-    try {
-      results = await this.#sql.transaction((tx) => this.#append(tx, requests));
-    } catch (error) {
-      // Two retries of one batch raced and this one lost on the event id index: look again, the
-      // winner's events are now visible and make this a no-op.
-      if (!isUniqueViolation(error, 'events_event_id_key')) throw error;
-      results = await this.#sql.transaction((tx) => this.#append(tx, requests));
-    }
+    const results = await this.#append(requests);
     this.#changes.notify(); // this process's subscribers need not wait for the NOTIFY round trip
+    this.#announce();
     return results;
   }
 
-  async #append(tx: SqlQueryable, requests: readonly AppendRequest[]): Promise<AppendResult[]> {
-    const results = new Map<string, AppendResult>();
-    // Lock streams in one global order so that two multi-stream appends cannot deadlock.
-    const ordered = [...requests].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
-    for (const request of ordered) {
-      results.set(request.streamId, await this.#appendOne(tx, request));
+  /**
+   * Tells other processes' subscribers, with a NOTIFY of its own: a NOTIFY in the append would
+   * make its commit take a database-wide lock, one append committing at a time. One announcement
+   * is in flight at a time; whatever is appended meanwhile is announced by one more after it.
+   */
+  #announce(): void {
+    if (this.#announcing) {
+      this.#announceAgain = true;
+      return;
     }
-    await tx.query('SELECT pg_notify($1, $2)', [this.#channel, '']);
-    return requests.map((request) => results.get(request.streamId)!);
+    this.#announcing = this.#sql
+      .query(`SELECT pg_notify($1, '')`, [this.#channel], { name: 'event_store_announce' })
+      // A lost announcement only delays other processes' subscribers until their next poll.
+      .then(() => undefined, () => undefined)
+      .finally(() => {
+        this.#announcing = undefined;
+        if (this.#announceAgain && !this.#closed) {
+          this.#announceAgain = false;
+          this.#announce();
+        }
+      });
   }
 
-  async #appendOne(tx: SqlQueryable, request: AppendRequest): Promise<AppendResult> {
-    const { streamId, events, expectedRevision } = request;
-    const retried = await this.#retriedBatch(tx, request);
-    if (retried) return retried;
-
-    const count = events.length;
-    const claimed = await claimRevisions(tx, streamId, expectedRevision, count);
-    if (claimed === null) {
-      // Someone else wrote first. If it was this very batch (a concurrent retry), that is success.
-      const retriedMeanwhile = await this.#retriedBatch(tx, request);
-      if (retriedMeanwhile) return retriedMeanwhile;
-      const { rows } = await tx.query<{ revision: string | number }>('SELECT revision FROM event_streams WHERE stream_id = $1', [streamId]);
-      throw new WrongExpectedRevisionError(streamId, expectedRevision, rows[0] ? Number(rows[0].revision) : null);
+  /**
+   * One statement (schema.ts's event_store_append): one round trip, its own transaction. When it
+   * refuses, it says which of the batch's event ids are stored: streams whose batch is stored
+   * whole are a retry, answered from what is stored, and the others are appended again; when no
+   * stream is a retry, the refusal stands.
+   */
+  async #append(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+    let appended: AppendedStream[];
+    try {
+      const argument = requests.map(({ streamId, expectedRevision, events }) => ({
+        streamId,
+        expectedRevision,
+        events: events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+      }));
+      const { rows } = await this.#sql.query<{ appended: AppendedStream[] }>(
+        'SELECT event_store_append($1::jsonb) AS appended',
+        [JSON.stringify(argument)],
+        { name: 'event_store_append' },
+      );
+      appended = rows[0]!.appended;
+    } catch (error) {
+      const refusal = appendRefusal(error);
+      if (!refusal) throw error;
+      return this.#answerRetries(requests, refusal, error);
     }
-
-    const firstRevision = claimed - count + 1;
-    const payload = JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })));
-    const { rows } = await tx.query<{ commit_position: string; prepare_position: string }>(
-      `INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata)
-       SELECT $1, $2::bigint + e.ordinality - 1, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
-       FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ordinality)
-       ORDER BY e.ordinality
-       RETURNING transaction_id::text AS commit_position, global_position::text AS prepare_position`,
-      [streamId, firstRevision, payload],
-    );
-    const last = rows.reduce((max, row) => (BigInt(row.prepare_position) > BigInt(max.prepare_position) ? row : max));
-    return { streamId, nextExpectedRevision: claimed, position: toPosition(last) };
+    const byStream = new Map(appended.map((stream) => [stream.streamId, stream]));
+    return requests.map(({ streamId }) => {
+      const stream = byStream.get(streamId)!;
+      return { streamId, nextExpectedRevision: stream.revision, position: parsePosition(stream.position) };
+    });
   }
 
-  async #retriedBatch(tx: SqlQueryable, request: AppendRequest): Promise<AppendResult | null> {
-    const { rows } = await tx.query<StoredRow>(
-      `SELECT event_id::text AS event_id, stream_id, stream_revision, transaction_id::text AS commit_position,
-              global_position::text AS prepare_position
-       FROM events WHERE event_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::uuid)`,
-      [JSON.stringify(request.events.map((event) => event.id))],
-    );
-    if (rows.length === 0) return null;
-    const stored = new Map<string, StoredIdentity & { row: StoredRow }>(
-      rows.map((row) => [row.event_id, { id: row.event_id, streamId: row.stream_id, revision: Number(row.stream_revision), row }]),
-    );
-    const last = findRetriedBatch(request.streamId, request.events, stored);
-    if (!last) return null;
-    return { streamId: request.streamId, nextExpectedRevision: last.revision, position: toPosition(stored.get(last.id)!.row) };
+  async #answerRetries(requests: readonly AppendRequest[], refusal: AppendRefusal, error: unknown): Promise<AppendResult[]> {
+    const stored = new Map(refusal.stored.map((identity) => [identity.id, identity]));
+    const retried = requests.map((request) => findRetriedBatch(request.streamId, request.events, stored));
+    const rest = requests.filter((_, index) => retried[index] === null);
+    if (rest.length === requests.length) {
+      // An already stored id is a retry or an IdempotencyConflictError: findRetriedBatch decided.
+      if (refusal.actual === undefined) throw error;
+      const { expectedRevision } = requests.find((request) => request.streamId === refusal.streamId)!;
+      throw new WrongExpectedRevisionError(refusal.streamId, expectedRevision, refusal.actual);
+    }
+    const appended = rest.length > 0 ? await this.#append(rest) : [];
+    return requests.map((request, index) => {
+      const last = retried[index];
+      if (!last) return appended[rest.indexOf(request)]!;
+      return { streamId: request.streamId, nextExpectedRevision: last.revision, position: parsePosition(last.position) };
+    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -172,6 +190,7 @@ export class PostgresEventStore implements EventStore {
        ORDER BY stream_revision
        LIMIT $3`,
       [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+      { name: 'event_store_read_stream' },
     );
     return rows.map(toRecordedEvent);
   }
@@ -233,7 +252,7 @@ export class PostgresEventStore implements EventStore {
       },
       read: (after, maxCount) => this.#readSettled(after, maxCount),
       end: async () => {
-        const { rows } = await this.#sql.query<StoredRow>(
+        const { rows } = await this.#sql.query<PositionRow>(
           `SELECT transaction_id::text AS commit_position, global_position::text AS prepare_position FROM events
            WHERE ${SETTLED} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
         );
@@ -247,7 +266,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<LogPosition | null> {
-    const { rows } = await this.#sql.query<StoredRow>(
+    const { rows } = await this.#sql.query<PositionRow>(
       `SELECT transaction_id::text AS commit_position, global_position::text AS prepare_position FROM events
        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     );
@@ -255,44 +274,13 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    await this.#announcing;
     this.#changes.notify();
     const unlisten = this.#unlisten;
     this.#unlisten = undefined;
     if (unlisten) await (await unlisten.catch(() => async () => undefined))();
   }
-}
-
-/**
- * Compare-and-set on the stream's revision row. Returns the stream's new last revision, or null
- * when the expected revision does not hold. The row lock makes a concurrent writer of the same
- * stream wait for this transaction and then see the new revision.
- */
-async function claimRevisions(tx: SqlQueryable, streamId: string, expected: ExpectedRevision, count: number): Promise<number | null> {
-  let rows: Array<{ revision: string | number }>;
-  if (expected === 'any') {
-    ({ rows } = await tx.query(
-      `INSERT INTO event_streams (stream_id, revision) VALUES ($1, $2::bigint - 1)
-       ON CONFLICT (stream_id) DO UPDATE SET revision = event_streams.revision + $2::bigint
-       RETURNING revision`,
-      [streamId, count],
-    ));
-  } else if (expected === 'no_stream') {
-    ({ rows } = await tx.query(
-      `INSERT INTO event_streams (stream_id, revision) VALUES ($1, $2::bigint - 1) ON CONFLICT (stream_id) DO NOTHING RETURNING revision`,
-      [streamId, count],
-    ));
-  } else if (expected === 'stream_exists') {
-    ({ rows } = await tx.query(
-      `UPDATE event_streams SET revision = revision + $2::bigint WHERE stream_id = $1 RETURNING revision`,
-      [streamId, count],
-    ));
-  } else {
-    ({ rows } = await tx.query(
-      `UPDATE event_streams SET revision = revision + $2::bigint WHERE stream_id = $1 AND revision = $3::bigint RETURNING revision`,
-      [streamId, count, expected],
-    ));
-  }
-  return rows[0] ? Number(rows[0].revision) : null;
 }
 
 type Statement = [text: string, params: unknown[]];
@@ -424,7 +412,17 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const e = error as { code?: string; constraint?: string; message?: string } | null;
-  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+/** Why event_store_append wrote nothing (schema.ts): from its SQLSTATE and its JSON DETAIL. */
+interface AppendRefusal {
+  readonly streamId: string;
+  /** PVREV only: the stream's revision when the expected one did not hold; null when it does not exist. */
+  readonly actual?: number | null;
+  /** The stored events among the append's event ids. */
+  readonly stored: ReadonlyArray<StoredIdentity & { position: string }>;
+}
+
+function appendRefusal(error: unknown): AppendRefusal | null {
+  const e = error as { code?: string; detail?: string } | null;
+  if ((e?.code !== 'PVREV' && e?.code !== 'PVDUP') || e.detail === undefined) return null;
+  return JSON.parse(e.detail) as AppendRefusal;
 }

@@ -23,6 +23,94 @@ const LOG_QUERY_INDEXES = [
 ].map(([name, expression]) => `CREATE INDEX IF NOT EXISTS ${name} ON events (${expression}, transaction_id, global_position)`);
 
 /**
+ * An append in one statement, so in one round trip and one transaction of its own:
+ * `SELECT event_store_append(requests)`, where requests is a JSON array of
+ * {streamId, expectedRevision, events: [{id, type, data, metadata}]}. Per stream, in one global
+ * order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's revision row
+ * (its row lock makes a concurrent writer of the stream wait, then see the new revision), then the
+ * insert. Answers [{streamId, revision, position}]: the stream's last revision and the position of
+ * its last event, as positionToString writes it. No NOTIFY here: see PostgresEventStore's announce.
+ *
+ * It does not judge retries, which idempotency.ts does for every adapter. It refuses instead, and
+ * writes nothing, with the stored events among the append's event ids in its DETAIL (JSON):
+ * - PVREV: a stream is not at its expected revision; `actual` is the stream's revision (null: no
+ *   stream).
+ * - PVDUP: an event id is already stored. The insert skips such ids instead of failing on them, so
+ *   that the common case needs no lookup beforehand and no subtransaction; a retry racing another
+ *   retry of the same batch waits on the index for the other's outcome and is refused here.
+ */
+const APPEND_FUNCTIONS = [
+  `CREATE OR REPLACE FUNCTION event_store_stored_identities(requests jsonb) RETURNS jsonb LANGUAGE sql AS $$
+     SELECT coalesce(jsonb_agg(jsonb_build_object(
+              'id', stored.event_id, 'streamId', stored.stream_id, 'revision', stored.stream_revision,
+              'position', stored.transaction_id::text || '/' || stored.global_position)), '[]'::jsonb)
+     FROM events AS stored
+     -- Not what this very append wrote before it refused: that is about to be rolled back.
+     WHERE stored.transaction_id IS DISTINCT FROM pg_current_xact_id_if_assigned()
+       AND stored.event_id IN (
+         SELECT (event.value->>'id')::uuid
+         FROM jsonb_array_elements(requests) AS request(value), jsonb_array_elements(request.value->'events') AS event(value))
+   $$`,
+  `CREATE OR REPLACE FUNCTION event_store_append(requests jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+   DECLARE
+     request jsonb;
+     target text;
+     expected jsonb;
+     event_count bigint;
+     last_revision bigint;
+     written bigint;
+     last_position bigint;
+     appended jsonb := '[]';
+   BEGIN
+     FOR request IN SELECT r.value FROM jsonb_array_elements(requests) AS r(value) ORDER BY r.value->>'streamId' COLLATE "C" LOOP
+       target := request->>'streamId';
+       expected := request->'expectedRevision';
+       event_count := jsonb_array_length(request->'events');
+       last_revision := NULL;
+       IF expected = '"any"' THEN
+         INSERT INTO event_streams AS s (stream_id, revision) VALUES (target, event_count - 1)
+         ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + event_count
+         RETURNING s.revision INTO last_revision;
+       ELSIF expected = '"no_stream"' THEN
+         INSERT INTO event_streams (stream_id, revision) VALUES (target, event_count - 1)
+         ON CONFLICT (stream_id) DO NOTHING
+         RETURNING revision INTO last_revision;
+       ELSIF expected = '"stream_exists"' THEN
+         UPDATE event_streams SET revision = revision + event_count WHERE stream_id = target
+         RETURNING revision INTO last_revision;
+       ELSE
+         UPDATE event_streams SET revision = revision + event_count WHERE stream_id = target AND revision = expected::bigint
+         RETURNING revision INTO last_revision;
+       END IF;
+       IF last_revision IS NULL THEN
+         RAISE EXCEPTION USING ERRCODE = 'PVREV', MESSAGE = format('Stream %s: expected revision %s', target, expected),
+           DETAIL = jsonb_build_object(
+             'streamId', target,
+             'actual', (SELECT revision FROM event_streams WHERE stream_id = target),
+             'stored', event_store_stored_identities(requests))::text;
+       END IF;
+       WITH written_events AS (
+         INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata)
+         SELECT target, last_revision - event_count + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality)
+         ORDER BY e.ordinality
+         ON CONFLICT (event_id) DO NOTHING
+         RETURNING global_position
+       )
+       SELECT count(*), max(global_position) INTO written, last_position FROM written_events;
+       IF written < event_count THEN
+         RAISE EXCEPTION USING ERRCODE = 'PVDUP', MESSAGE = format('Stream %s: event ids already stored', target),
+           DETAIL = jsonb_build_object('streamId', target, 'stored', event_store_stored_identities(requests))::text;
+       END IF;
+       appended := appended || jsonb_build_object(
+         'streamId', target, 'revision', last_revision, 'position', pg_current_xact_id()::text || '/' || last_position);
+     END LOOP;
+     RETURN appended;
+   END
+   $$`,
+];
+
+/**
  * The event store's own tables. `events` is append-only (a trigger refuses UPDATE, DELETE and
  * TRUNCATE); `event_streams` holds each stream's current revision, the row that serialises writers
  * of one stream. `transaction_id` lets a subscriber read only what no open transaction can still
@@ -57,6 +145,7 @@ const STATEMENTS = [
      FOR EACH ROW EXECUTE FUNCTION events_refuse_change()`,
   `CREATE OR REPLACE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
      FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`,
+  ...APPEND_FUNCTIONS,
 ];
 
 /** Creates the tables if missing. Safe when several processes start at once. */
