@@ -52,7 +52,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   metrics.watch({ live, readModelLag: () => measureReadModelLag({ projections, eventStore }, readyMaxLagEvents + 1) });
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock }, options.lifecycle, options.log);
   lifecycle?.start();
-  const mediaStorage = createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
+  const mediaStorage = await createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
   const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);
   mediaSweeper.start();
   return {

@@ -4,16 +4,20 @@ import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { LocalMediaStorage } from './local-storage';
 import { acceptedMediaType, unsupportedTypeError } from './media-types';
-import { S3MediaStorage } from './s3-storage';
 import type { MediaStorage, MediaStorageSettings, OpenedObject } from './storage-port';
 
-/** The storage the settings name; the local one signs its upload URLs with a key derived from `signingSecret`. */
-export function createMediaStorage(settings: MediaStorageSettings, local: { dataDir: string; signingSecret: string }): MediaStorage {
+/**
+ * The storage the settings name; the local one signs its upload URLs with a key derived from
+ * `signingSecret`. The AWS SDK (some 30 MiB of memory) is loaded only when S3 is configured.
+ */
+export async function createMediaStorage(settings: MediaStorageSettings, local: { dataDir: string; signingSecret: string }): Promise<MediaStorage> {
   switch (settings.kind) {
     case 'local':
       return new LocalMediaStorage({ ...local, publicBaseUrl: settings.publicBaseUrl });
-    case 's3':
+    case 's3': {
+      const { S3MediaStorage } = await import('./s3-storage');
       return new S3MediaStorage(settings.s3, settings.publicBaseUrl);
+    }
     default: {
       const unknown: never = settings;
       throw new Error(`unknown media storage ${JSON.stringify(unknown)}`);

@@ -8,7 +8,7 @@ import { describeMediaStorageContract } from './storage-contract';
 
 describeMediaStorageContract('S3 (s3rver)', async () => {
   const server = await startS3rver();
-  const storage = createMediaStorage(server.settings(`${server.endpoint}/${server.bucket}`), { dataDir: '/nonexistent', signingSecret: 'unused' });
+  const storage = await createMediaStorage(server.settings(`${server.endpoint}/${server.bucket}`), { dataDir: '/nonexistent', signingSecret: 'unused' });
   return { storage, resolve: (url: string) => url, close: () => server.close() };
 });
 
