@@ -1,20 +1,23 @@
 /**
- * Part of `npm run bench`: how fast the auditors' log query (EventStore.queryLog) answers on a
- * PostgreSQL log of a million events, one filter at a time.
+ * Section `audit` of `npm run bench`: how fast the auditors' log query (EventStore.queryLog)
+ * answers on a PostgreSQL log of BENCH_AUDIT_EVENTS events (default 1,000,000), one filter at a time.
  *
- * The log is generated in SQL (INSERT ... SELECT generate_series) in a schema of its own, dropped
+ * The log is generated in SQL (INSERT ... SELECT generate_series) in a database of its own, dropped
  * afterwards: streams of the four categories (auction, auction_rejections, listing, nfc_tag), each
  * stream's events spread over a few days among other live streams, 13 event types, 300 actors,
- * one correlation id per three events, six months of recorded times. Each query's figure is the
- * median of several runs, and its ratio to the baseline measured in the same run: the unfiltered
- * first page (readAll, 100 events).
+ * one correlation id per three events, six months of recorded times. In each trial every query's
+ * time is the median of several runs, beside the baseline measured in the same trial: the
+ * unfiltered first page (readAll, 100 events). The figure is the slowest filter's.
  */
-import { randomUUID } from 'node:crypto';
 import type { LogPosition, LogQuery } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { NodePostgresClient } from '../../engine/postgres/sql-client';
+import { median, type Figure, type Trial } from './figures';
+import { withScratchDatabase } from './scratch-database';
+import type { ServerBenchOptions } from './server-harness';
+import { positiveNumber } from './settings';
 
-const EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
+const EVENTS = positiveNumber('BENCH_AUDIT_EVENTS', 1_000_000);
 const CHUNK = 100_000;
 const RUNS = 15;
 const PAGE = 100;
@@ -69,17 +72,6 @@ SELECT
   $5::timestamptz + g * make_interval(secs => $6)
 FROM streamed`;
 
-interface Figure {
-  readonly ms: number;
-  readonly ratioToBaseline: number;
-  readonly events: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 async function medianMs(run: () => Promise<unknown>): Promise<number> {
   await run(); // warm the cache and the plan
   const times: number[] = [];
@@ -91,15 +83,14 @@ async function medianMs(run: () => Promise<unknown>): Promise<number> {
   return Math.round(median(times) * 100) / 100;
 }
 
-async function fill(sql: NodePostgresClient): Promise<number> {
+async function fill(sql: NodePostgresClient, log: ServerBenchOptions['log']): Promise<number> {
   const started = performance.now();
   const { rows } = await sql.query<{ xmin: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
   const transactions = Math.max(1, Number(rows[0]!.xmin) - 4);
   for (let from = 0; from < EVENTS; from += CHUNK) {
     await sql.query(FILL_CHUNK, [from, Math.min(EVENTS, from + CHUNK), transactions, EVENTS, FIRST_RECORDED_AT, SECONDS_PER_EVENT]);
-    process.stdout.write(`\r  filled ${Math.min(EVENTS, from + CHUNK).toLocaleString('en')} events`);
+    if ((from / CHUNK) % 5 === 4) log(`audit filters: ${Math.min(EVENTS, from + CHUNK).toLocaleString('en-US')} events generated`);
   }
-  process.stdout.write('\n');
   await sql.query('INSERT INTO event_streams (stream_id, revision) SELECT stream_id, max(stream_revision) FROM events GROUP BY stream_id');
   await sql.query('VACUUM ANALYZE events');
   return Math.round((performance.now() - started) / 100) / 10;
@@ -122,74 +113,89 @@ function timeAt(fraction: number): Date {
   return new Date(FIRST_RECORDED_AT.getTime() + fraction * EVENTS * SECONDS_PER_EVENT * 1000);
 }
 
-/** Runs the benchmark on the server at `databaseUrl`; the figures, keyed by query. */
-export async function benchmarkAuditFilters(databaseUrl: string): Promise<Record<string, unknown>> {
-  const schema = `bench_audit_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new NodePostgresClient({ connectionString: databaseUrl, max: 1 });
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const sql = new NodePostgresClient({ connectionString: databaseUrl, max: 2, options: `-c search_path=${schema}` });
-  try {
-    const store = await PostgresEventStore.open(sql, { channel: `events_${schema}` });
-    console.log(`audit filters: generating ${EVENTS.toLocaleString('en')} events in schema ${schema}`);
-    const fillSeconds = await fill(sql);
-
-    const middle = await eventAt(sql, Math.floor(EVENTS / 2));
-    const deep = await eventAt(sql, Math.floor(EVENTS * 0.9));
-    const queries: Record<string, Omit<LogQuery, 'limit'>> = {
-      'stream (one auction)': { stream: middle.streamId },
-      'category nfc_tag (10%)': { category: 'nfc_tag' },
-      'category auction (60%)': { category: 'auction' },
-      'type AuctionClosed (1%)': { types: ['AuctionClosed'] },
-      'types AuctionScheduled + AuctionClosed + BidRejected': { types: ['AuctionScheduled', 'AuctionClosed', 'BidRejected'] },
-      'actor (1 of 300)': { actorId: middle.actorId },
-      'correlationId (3 events)': { correlationId: middle.correlationId },
-      'from/to (one week in the middle)': { from: timeAt(0.5), to: timeAt(0.5 + 7 / 182) },
-      'from (last week)': { from: timeAt(1 - 7 / 182) },
-      // The costly shape: a wide window far from `after`, which can only be skipped to or gathered whole.
-      'from/to (three months in the middle)': { from: timeAt(0.25), to: timeAt(0.75) },
-      'from/to (three months in the middle) + category auction': { from: timeAt(0.25), to: timeAt(0.75), category: 'auction' },
-      'from (day 2 on: 99% of the log)': { from: timeAt(1 / 182) },
-      'from (day 2 on) + category auction': { from: timeAt(1 / 182), category: 'auction' },
-      'category auction + type BidPlaced + actor + from/to (one month)': {
-        category: 'auction',
-        types: ['BidPlaced'],
-        actorId: middle.actorId,
-        from: timeAt(0.4),
-        to: timeAt(0.4 + 30 / 182),
-      },
-      'deep page: after the 900,000th event, no filter': { after: deep.position },
-      'deep page: after the 900,000th event, category listing': { after: deep.position, category: 'listing' },
-      'no match (unknown actor)': { actorId: 'nobody' },
-    };
-
-    const baseline = () => store.readAll({ maxCount: PAGE });
-    // One pass over everything first: the first queries of a process pay for warming the JIT and the pool.
-    for (const filter of Object.values(queries)) {
-      await baseline();
-      await store.queryLog({ ...filter, limit: PAGE });
+/** The slowest filter's time against the first unfiltered page, trial by trial; every filter's time in the details. */
+export async function auditFilterFigures(options: ServerBenchOptions): Promise<Figure[]> {
+  return withScratchDatabase(options.postgresUrl, 'audit', async (database) => {
+    const sql = new NodePostgresClient({ connectionString: database.url, max: 2 });
+    try {
+      const store = await PostgresEventStore.open(sql);
+      const fillSeconds = await fill(sql, options.log);
+      options.log(`audit filters: ${EVENTS.toLocaleString('en-US')} events generated in ${fillSeconds} s`);
+      const queries = await auditorQueries(sql);
+      const baseline = () => store.readAll({ maxCount: PAGE });
+      // One pass over everything first: the first queries of a process pay for warming the JIT and the pool.
+      for (const filter of Object.values(queries)) {
+        await baseline();
+        await store.queryLog({ ...filter, limit: PAGE });
+      }
+      const trials: Trial[] = [];
+      const msPerTrial: Array<Record<string, number>> = [];
+      const slowestPerTrial: string[] = [];
+      for (let trial = 1; trial <= options.trials; trial++) {
+        const baselineMs = await medianMs(baseline);
+        const ms: Record<string, number> = {};
+        for (const [name, filter] of Object.entries(queries)) ms[name] = await medianMs(() => store.queryLog({ ...filter, limit: PAGE }));
+        const [slowest, slowestMs] = Object.entries(ms).reduce((a, b) => (b[1] > a[1] ? b : a));
+        trials.push({ value: slowestMs, baseline: baselineMs });
+        msPerTrial.push(ms);
+        slowestPerTrial.push(slowest);
+        options.log(`audit filters, trial ${trial}: slowest ${slowestMs} ms (${slowest}); first page unfiltered ${baselineMs} ms`);
+      }
+      await store.close();
+      return [
+        {
+          name: `auditors' log query, ${EVENTS.toLocaleString('en-US')} events, slowest of ${Object.keys(queries).length} filters`,
+          unit: 'ms',
+          baselineName: `the first ${PAGE} events unfiltered (readAll)`,
+          higherIsBetter: false,
+          goalRatio: null,
+          trials,
+          details: {
+            events: EVENTS,
+            fillSeconds,
+            pageSize: PAGE,
+            runsPerQuery: RUNS,
+            slowestPerTrial,
+            medianMsPerFilter: Object.fromEntries(Object.keys(queries).map((name) => [name, median(msPerTrial.map((ms) => ms[name]!))])),
+          },
+        },
+      ];
+    } finally {
+      await sql.close();
     }
-    const baselineMs = await medianMs(baseline);
-    console.log(`audit filters: baseline (readAll, first ${PAGE} events) ${baselineMs} ms`);
-    const figures: Record<string, Figure> = {};
-    for (const [name, filter] of Object.entries(queries)) {
-      const query: LogQuery = { ...filter, limit: PAGE };
-      const { events } = await store.queryLog(query);
-      const ms = await medianMs(() => store.queryLog(query));
-      figures[name] = { ms, ratioToBaseline: Math.round((ms / baselineMs) * 10) / 10, events: events.length };
-      console.log(`audit filters: ${name}: ${ms} ms (x${figures[name].ratioToBaseline}), ${events.length} events`);
-    }
-    await store.close();
-    return {
-      events: EVENTS,
-      pageSize: PAGE,
-      runsPerQuery: RUNS,
-      fillSeconds,
-      baseline: { query: `readAll, first ${PAGE} events`, ms: baselineMs },
-      queryLog: figures,
-    };
-  } finally {
-    await sql.close();
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.close();
-  }
+  });
+}
+
+/** Filters an auditor would set, on real stream ids, actors and positions of the generated log. */
+async function auditorQueries(sql: NodePostgresClient): Promise<Record<string, Omit<LogQuery, 'limit'>>> {
+  const middle = await eventAt(sql, Math.floor(EVENTS / 2));
+  const deepCount = Math.floor(EVENTS * 0.9);
+  const deep = await eventAt(sql, deepCount);
+  const deepName = `after the ${deepCount.toLocaleString('en-US')}th event`;
+  return {
+    'stream (one auction)': { stream: middle.streamId },
+    'category nfc_tag (10%)': { category: 'nfc_tag' },
+    'category auction (60%)': { category: 'auction' },
+    'type AuctionClosed (1%)': { types: ['AuctionClosed'] },
+    'types AuctionScheduled + AuctionClosed + BidRejected': { types: ['AuctionScheduled', 'AuctionClosed', 'BidRejected'] },
+    'actor (1 of 300)': { actorId: middle.actorId },
+    'correlationId (3 events)': { correlationId: middle.correlationId },
+    'from/to (one week in the middle)': { from: timeAt(0.5), to: timeAt(0.5 + 7 / 182) },
+    'from (last week)': { from: timeAt(1 - 7 / 182) },
+    // The costly shape: a wide window far from `after`, which can only be skipped to or gathered whole.
+    'from/to (three months in the middle)': { from: timeAt(0.25), to: timeAt(0.75) },
+    'from/to (three months in the middle) + category auction': { from: timeAt(0.25), to: timeAt(0.75), category: 'auction' },
+    'from (day 2 on: 99% of the log)': { from: timeAt(1 / 182) },
+    'from (day 2 on) + category auction': { from: timeAt(1 / 182), category: 'auction' },
+    'category auction + type BidPlaced + actor + from/to (one month)': {
+      category: 'auction',
+      types: ['BidPlaced'],
+      actorId: middle.actorId,
+      from: timeAt(0.4),
+      to: timeAt(0.4 + 30 / 182),
+    },
+    [`deep page: ${deepName}, no filter`]: { after: deep.position },
+    [`deep page: ${deepName}, category listing`]: { after: deep.position, category: 'listing' },
+    'no match (unknown actor)': { actorId: 'nobody' },
+  };
 }

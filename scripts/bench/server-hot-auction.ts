@@ -1,0 +1,424 @@
+/**
+ * The hot auction over HTTP: 32 bidders raising each other on one auction of a real server, and the
+ * read models following it; then the same with two server processes on one database. Each trial
+ * measures the product and, right after it on the same database, its baseline: one INSERT per commit
+ * from as many clients, for as long.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { PlacedBid } from '../../api/contracts/bids';
+import { NO_BASELINE, percentile, type Figure, type Trial } from './figures';
+import {
+  ApiClient,
+  BID_INCREMENT_DOLLARS,
+  inFreshDeployment,
+  publishAuction,
+  registerBidders,
+  round,
+  signInAsAdmin,
+  startProductServer,
+  STARTING_PRICE_DOLLARS,
+  uploadPhoto,
+  type Bidder,
+  type ErrorBody,
+  type ProductServer,
+  type ServerBenchOptions,
+} from './server-harness';
+
+const BIDDERS = 32;
+/** Seconds of unmeasured load before the first trial: the server's code paths compiled and warm. */
+const WARM_UP_SECONDS = 1;
+/** How long the read models may take to show a trial's last bids before the rest count as missing. */
+const READ_MODEL_WAIT_MS = 180_000;
+const LAG_POLL_INTERVAL_MS = 5;
+/**
+ * How many of the oldest bids not yet seen one poll asks about. The read model applies the log in
+ * order, so the next rows to appear are among the oldest answered; a bounded question keeps the
+ * probe's own load on the database small when the read model falls seconds behind.
+ */
+const LAG_POLL_WINDOW = 500;
+
+/** Figures 1 and 2: accepted bids/s on one auction, one server; the read models' lag under that load. */
+export async function hotAuctionFigures(options: ServerBenchOptions): Promise<Figure[]> {
+  return withDeployment(options, 1, async (deployment) => {
+    const { throughput, lag, details } = await runTrials(options, deployment, 'hot auction');
+    return [
+      {
+        name: `accepted bids/s on ONE auction over HTTP, ${BIDDERS} bidders raising each other`,
+        unit: 'bids/s',
+        baselineName: `one INSERT per commit, ${BIDDERS} clients`,
+        higherIsBetter: true,
+        goalRatio: 1.0,
+        trials: throughput,
+        details: details.throughput(),
+      },
+      {
+        name: 'read-model lag under that load (201 -> row in the bids read model), p99',
+        unit: 'ms',
+        baselineName: NO_BASELINE,
+        higherIsBetter: false,
+        goalRatio: null,
+        goalValue: { atMost: 100 },
+        trials: lag,
+        details: details.lag(),
+      },
+    ];
+  });
+}
+
+/** Figure 3: the same hot auction with two server processes on one database, the bidders split between them. */
+export async function twoProcessHotAuctionFigures(options: ServerBenchOptions): Promise<Figure[]> {
+  return withDeployment(options, 2, async (deployment) => {
+    const { throughput, details } = await runTrials(options, deployment, 'hot auction on two processes');
+    return [
+      {
+        name: `accepted bids/s on ONE auction, TWO server processes on one database, ${BIDDERS} bidders split between them`,
+        unit: 'bids/s',
+        baselineName: `one INSERT per commit, ${BIDDERS} clients`,
+        higherIsBetter: true,
+        goalRatio: 1.0,
+        trials: throughput,
+        details: details.throughput(),
+      },
+    ];
+  });
+}
+
+/** Each trial: a race on a fresh auction, then as long a run of the baseline on the same database. */
+async function runTrials(options: ServerBenchOptions, deployment: Deployment, label: string): Promise<{ throughput: Trial[]; lag: Trial[]; details: TrialDetails }> {
+  const throughput: Trial[] = [];
+  const lag: Trial[] = [];
+  const details = new TrialDetails(deployment);
+  for (let trial = 1; trial <= options.trials; trial++) {
+    const run = await deployment.race(options.seconds);
+    const insert = await oneInsertPerCommit(deployment.databaseUrl, BIDDERS, options.seconds);
+    throughput.push({ value: run.acceptedPerSecond, baseline: insert.rowsPerSecond });
+    lag.push({ value: run.lagMs.p99, baseline: 0 });
+    details.add(run, insert);
+    options.log(
+      `${label}, trial ${trial}: ${run.acceptedPerSecond} accepted bids/s (refused ${Math.round(run.refusedShare * 100)}%) vs ${insert.rowsPerSecond} INSERTs/s; ` +
+        `read-model lag p50 ${run.lagMs.p50} ms, p99 ${run.lagMs.p99} ms`,
+    );
+  }
+  return { throughput, lag, details };
+}
+
+interface Deployment {
+  readonly databaseUrl: string;
+  readonly servers: readonly ProductServer[];
+  /** Each server's RSS (MiB) right after it was ready. */
+  readonly rssAtStart: readonly number[];
+  /** A fresh auction raced for `seconds`; returns once the read models show every accepted bid (or gave up). */
+  race(seconds: number): Promise<RaceResult>;
+}
+
+/**
+ * A database, `processes` servers on it (sharing DATA_DIR and the JWT secret, as replicas do), an
+ * admin's photo and the bidders, split evenly between the servers; all removed afterwards.
+ */
+async function withDeployment<T>(options: ServerBenchOptions, processes: number, work: (deployment: Deployment) => Promise<T>): Promise<T> {
+  return inFreshDeployment(options, async (settings) => {
+    const servers: ProductServer[] = [];
+    const clients: ApiClient[] = [];
+    try {
+      // One after the other: both would migrate the same empty database at once otherwise.
+      for (let index = 1; index <= processes; index++) servers.push(await startProductServer({ ...settings, name: `server-${index}` }));
+      const rssAtStart = servers.map((server) => server.rssMiB());
+      clients.push(...servers.map((server) => new ApiClient(server.url, BIDDERS)));
+      const admin = clients[0]!;
+      const adminToken = await signInAsAdmin(admin, settings.admin);
+      const photoId = await uploadPhoto(admin, adminToken);
+      const bidders = await registerBidders(admin, BIDDERS);
+      const participants = bidders.map((bidder, index) => ({ bidder, api: clients[index % clients.length]! }));
+      const deployment: Deployment = {
+        databaseUrl: settings.databaseUrl,
+        servers,
+        rssAtStart,
+        race: async (seconds) => raceOnce(settings.databaseUrl, await publishAuction(admin, adminToken, photoId), participants, servers, seconds),
+      };
+      options.log(`hot auction: ${processes} server process(es) ready, RSS ${rssAtStart.join(', ')} MiB; warming up`);
+      await deployment.race(WARM_UP_SECONDS);
+      return await work(deployment);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+  });
+}
+
+interface RaceResult {
+  readonly acceptedPerSecond: number;
+  readonly attemptsPerSecond: number;
+  readonly refusedShare: number;
+  readonly refusedByCode: Record<string, number>;
+  /** POST /api/bids, every answer (accepted or refused), from sending to the whole answer read. */
+  readonly postMs: { readonly p50: number; readonly p99: number };
+  /** From each 201 to its row in the bids read model. */
+  readonly lagMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** Accepted bids the read model had not shown READ_MODEL_WAIT_MS after the load ended. */
+  readonly missingFromReadModel: number;
+  /** CPU time over the load's wall time: 1 is one core busy all along. Per server process, and this (client) process. */
+  readonly serverCpuCores: readonly number[];
+  readonly clientCpuCores: number;
+}
+
+/**
+ * What the bidders know, as the live feed would tell them: the highest price answered so far and
+ * who leads at it; and the next amount anyone will send, so that bids leave the clients strictly
+ * increasing. Only requests overtaking each other on the way to the auction can then be refused.
+ */
+interface Feed {
+  nextAmount: number;
+  highestPrice: number;
+  leaderId: string | null;
+}
+
+async function raceOnce(
+  databaseUrl: string,
+  auctionId: string,
+  participants: ReadonlyArray<{ bidder: Bidder; api: ApiClient }>,
+  servers: readonly ProductServer[],
+  seconds: number,
+): Promise<RaceResult> {
+  const feed: Feed = { nextAmount: STARTING_PRICE_DOLLARS + BID_INCREMENT_DOLLARS, highestPrice: STARTING_PRICE_DOLLARS, leaderId: null };
+  const probe = await ReadModelLagProbe.open(databaseUrl);
+  const latencies: number[] = [];
+  const refusedByCode: Record<string, number> = {};
+  let accepted = 0;
+  let refused = 0;
+  const serverCpuBefore = servers.map((server) => server.cpuSeconds());
+  const clientCpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    participants.map(async ({ bidder, api }) => {
+      // The minimum this bidder last heard of: from its own last answer, accepted or refused.
+      let knownMinimum = feed.nextAmount;
+      while (performance.now() < deadline) {
+        if (feed.leaderId === bidder.userId) {
+          // A leader does not bid against itself: it watches until someone outbids it.
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          continue;
+        }
+        const amount = Math.max(feed.nextAmount, knownMinimum);
+        feed.nextAmount = amount + BID_INCREMENT_DOLLARS;
+        const sentAt = performance.now();
+        const answer = await api.call<PlacedBid | ErrorBody>('POST', '/api/bids', { body: { auctionId, amount }, token: bidder.token });
+        const answeredAt = performance.now();
+        latencies.push(answeredAt - sentAt);
+        if (answer.status === 201) {
+          accepted++;
+          const placed = answer.body as PlacedBid;
+          probe.expect(placed.id, answeredAt);
+          const standing = placed.auction;
+          knownMinimum = standing.minimumBid;
+          if (standing.currentPrice > feed.highestPrice) {
+            feed.highestPrice = standing.currentPrice;
+            feed.leaderId = standing.currentLeaderId;
+          }
+        } else if (answer.status === 409) {
+          refused++;
+          const refusal = answer.body as ErrorBody;
+          const code = refusal.code ?? 'UNKNOWN';
+          refusedByCode[code] = (refusedByCode[code] ?? 0) + 1;
+          knownMinimum = Math.max(knownMinimum, minimumFromRefusal(refusal.message ?? '') ?? knownMinimum);
+        } else {
+          throw new Error(`POST /api/bids answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+        }
+      }
+    }),
+  );
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const serverCpuCores = servers.map((server, index) => round((server.cpuSeconds() - serverCpuBefore[index]!) / elapsedSeconds, 2));
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const clientCpuCores = round((clientCpu.user + clientCpu.system) / 1e6 / elapsedSeconds, 2);
+  const { lags, missing } = await probe.settle(READ_MODEL_WAIT_MS);
+  const attempts = accepted + refused;
+  return {
+    acceptedPerSecond: Math.round(accepted / elapsedSeconds),
+    attemptsPerSecond: Math.round(attempts / elapsedSeconds),
+    refusedShare: round(refused / Math.max(1, attempts), 3),
+    refusedByCode,
+    postMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) },
+    lagMs: { p50: round(percentile(lags, 50)), p99: round(percentile(lags, 99)), max: round(percentile(lags, 100)) },
+    missingFromReadModel: missing,
+    serverCpuCores,
+    clientCpuCores,
+  };
+}
+
+/**
+ * The next minimum a refusal tells of, in dollars: "Bid must be at least $X" says it; "Bid must be
+ * higher than current price of $X" says the price, one increment below it. Undefined for other
+ * refusals (a conflict between processes: the bidder tries again with what it knew).
+ */
+function minimumFromRefusal(message: string): number | undefined {
+  const money = (text: string | undefined) => (text === undefined ? undefined : Number(text.replace(/,/g, '')));
+  const atLeast = /at least \$([\d,.]+)/.exec(message)?.[1];
+  if (atLeast !== undefined) return money(atLeast);
+  const price = money(/current price of \$([\d,.]+)/.exec(message)?.[1]);
+  return price === undefined ? undefined : price + BID_INCREMENT_DOLLARS;
+}
+
+/**
+ * Read-model lag seen from outside: every ~5 ms one query asks the bids read model which of the
+ * oldest accepted bids not yet seen are there. A bid's lag is from its 201 to the start of the first
+ * query that found it (resolution: the poll interval plus one query).
+ */
+class ReadModelLagProbe {
+  readonly #client: pg.Client;
+  readonly #pending = new Map<string, number>();
+  readonly #lags: number[] = [];
+  #stopped = false;
+  readonly #polling: Promise<void>;
+
+  private constructor(client: pg.Client) {
+    this.#client = client;
+    this.#polling = this.#poll();
+  }
+
+  static async open(databaseUrl: string): Promise<ReadModelLagProbe> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    return new ReadModelLagProbe(client);
+  }
+
+  expect(bidId: string, answeredAt: number): void {
+    this.#pending.set(bidId, answeredAt);
+  }
+
+  /** Waits until every expected bid was seen, or `timeoutMs`; then stops. */
+  async settle(timeoutMs: number): Promise<{ lags: number[]; missing: number }> {
+    const deadline = performance.now() + timeoutMs;
+    while (this.#pending.size > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    this.#stopped = true;
+    await this.#polling;
+    await this.#client.end();
+    return { lags: this.#lags, missing: this.#pending.size };
+  }
+
+  async #poll(): Promise<void> {
+    while (!this.#stopped) {
+      if (this.#pending.size > 0) {
+        const askedAt = performance.now();
+        // A Map iterates in insertion order: the oldest answers first.
+        const oldest: string[] = [];
+        for (const id of this.#pending.keys()) {
+          if (oldest.length === LAG_POLL_WINDOW) break;
+          oldest.push(id);
+        }
+        const { rows } = await this.#client.query<{ id: string }>('SELECT id FROM bids WHERE id = ANY($1::text[])', [oldest]);
+        for (const { id } of rows) {
+          this.#lags.push(askedAt - this.#pending.get(id)!);
+          this.#pending.delete(id);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, LAG_POLL_INTERVAL_MS));
+    }
+  }
+}
+
+interface InsertRun {
+  readonly rowsPerSecond: number;
+  readonly insertMs: { readonly p50: number; readonly p99: number };
+}
+
+/**
+ * The baseline: what the database commits when every write is one INSERT in its own transaction.
+ * `clients` connections (pg Pool) each insert rows shaped like a bid's event (a bigint and a jsonb
+ * payload of the same size) into a scratch table, one after the other, for `seconds`.
+ */
+async function oneInsertPerCommit(databaseUrl: string, clients: number, seconds: number): Promise<InsertRun> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: clients });
+  const table = 'bench_one_insert_per_commit';
+  try {
+    await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload jsonb NOT NULL)`);
+    const latencies: number[] = [];
+    let rows = 0;
+    const started = performance.now();
+    const deadline = started + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (performance.now() < deadline) {
+          const sentAt = performance.now();
+          await pool.query({ name: 'one-insert', text: `INSERT INTO ${table} (payload) VALUES ($1)`, values: [bidEventLikePayload()] });
+          latencies.push(performance.now() - sentAt);
+          rows++;
+        }
+      }),
+    );
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    return { rowsPerSecond: Math.round(rows / elapsedSeconds), insertMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) } };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** A BidPlaced event's data and metadata, as the product stores one (~0.7 KB of JSON). */
+function bidEventLikePayload(): string {
+  const now = new Date().toISOString();
+  const bidderId = randomUUID();
+  const bidId = randomUUID();
+  return JSON.stringify({
+    type: 'BidPlaced',
+    data: {
+      auctionId: randomUUID(),
+      bidId,
+      bidderId,
+      amount: 1_234_500,
+      maximum: null,
+      placedAt: now,
+      autoBids: [],
+      standing: { price: 1_234_500, leaderId: bidderId, leadingBidId: bidId, leaderMaximum: 1_234_500, reserveMet: null },
+    },
+    metadata: { actorId: bidderId, actorRoles: ['BUYER'], occurredAt: now, correlationId: randomUUID(), commandId: randomUUID() },
+  });
+}
+
+/** Per-trial figures worth reading beside the table's rows, and the servers' memory. */
+class TrialDetails {
+  readonly #runs: RaceResult[] = [];
+  readonly #inserts: InsertRun[] = [];
+  readonly #rssAfterTrials: number[][] = [];
+
+  constructor(private readonly deployment: Deployment) {}
+
+  add(run: RaceResult, insert: InsertRun): void {
+    this.#runs.push(run);
+    this.#inserts.push(insert);
+    this.#rssAfterTrials.push(this.deployment.servers.map((server) => server.rssMiB()));
+  }
+
+  throughput(): Record<string, unknown> {
+    return {
+      attemptsPerSecond: this.#runs.map((run) => run.attemptsPerSecond),
+      refusedShare: this.#runs.map((run) => run.refusedShare),
+      refusedByCode: this.#runs.map((run) => run.refusedByCode),
+      postP50Ms: this.#runs.map((run) => run.postMs.p50),
+      postP99Ms: this.#runs.map((run) => run.postMs.p99),
+      baselineInsertP50Ms: this.#inserts.map((insert) => insert.insertMs.p50),
+      baselineInsertP99Ms: this.#inserts.map((insert) => insert.insertMs.p99),
+      serverCpuCores: this.#runs.map((run) => run.serverCpuCores),
+      clientCpuCores: this.#runs.map((run) => run.clientCpuCores),
+      ...this.#memory(),
+    };
+  }
+
+  lag(): Record<string, unknown> {
+    return {
+      p50Ms: this.#runs.map((run) => run.lagMs.p50),
+      p99Ms: this.#runs.map((run) => run.lagMs.p99),
+      maxMs: this.#runs.map((run) => run.lagMs.max),
+      missingFromReadModel: this.#runs.map((run) => run.missingFromReadModel),
+      measuredBy: `SELECT id FROM bids WHERE id = ANY(...) every ${LAG_POLL_INTERVAL_MS} ms from the client process, over the ${LAG_POLL_WINDOW} oldest accepted bids not yet seen`,
+      ...this.#memory(),
+    };
+  }
+
+  /** One entry per server process: RSS right after it was ready, then after each trial. */
+  #memory(): Record<string, unknown> {
+    return {
+      serverRssMiB: this.deployment.rssAtStart.map((atStart, index) => ({ atStart, afterEachTrial: this.#rssAfterTrials.map((trial) => trial[index]) })),
+    };
+  }
+}
