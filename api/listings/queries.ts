@@ -34,7 +34,12 @@ const SORT_COLUMN = {
   endsAt: 'auction_ends_at',
 } as const satisfies Record<ListingSortField, keyof ListingsTable>;
 
-/** An item signed by the player is tagged either way; the marketplace's "Signed" chip means both. */
+/**
+ * An item signed by the player is tagged either way; the marketplace's "Signed" chip means both.
+ * Its filter, `tags ?| array['SIGNED', 'AUTOGRAPHED']` in this order, is the predicate of the
+ * listings_signed_* indexes (projections/migrations/2026-11-25T1200-listing-sort-indexes.ts):
+ * PostgreSQL uses a partial index only for the very same expression.
+ */
 const TAG_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   SIGNED: ['SIGNED', 'AUTOGRAPHED'],
   AUTOGRAPHED: ['SIGNED', 'AUTOGRAPHED'],
@@ -42,6 +47,17 @@ const TAG_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 
 /** The marketplace's search, and the admin's: the public passes a public status, the admin any or none. */
 export async function searchListings(db: Kysely<Database>, criteria: ListingSearch): Promise<{ rows: ListingRow[]; total: number }> {
+  const { page, count } = listingSearchQueries(db, criteria);
+  const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
+  return { rows, total: Number(counted.total) };
+}
+
+/**
+ * The two statements of a search: the page of rows, and the count of all that match. Each
+ * filter and sort the marketplace sends has an index in this very order (status or category
+ * first, then the sort column, then id), so that a page is read from the index, never sorted.
+ */
+export function listingSearchQueries(db: Kysely<Database>, criteria: ListingSearch) {
   let matching = db.selectFrom('listings');
   if (criteria.status !== null) matching = matching.where('status', '=', criteria.status);
   if (criteria.category) matching = matching.where('category', '=', criteria.category);
@@ -55,19 +71,22 @@ export async function searchListings(db: Kysely<Database>, criteria: ListingSear
     matching = matching.where(sql<boolean>`search_text LIKE ${`%${escapeLike(criteria.search.toLowerCase())}%`}`);
   }
   const { field, direction } = criteria.sort;
-  const [rows, counted] = await Promise.all([
-    matching
+  const column = SORT_COLUMN[field];
+  return {
+    page: matching
       .selectAll()
-      // Listings without an auction have no end: last whichever the direction.
-      .orderBy(SORT_COLUMN[field], (order) => (direction === 'asc' ? order.asc() : order.desc()).nullsLast())
-      // A stable order, so that paging never repeats or skips a listing.
-      .orderBy('id')
+      // Only the end can be missing (a listing without an auction): last whichever the direction.
+      // Ascending, that is PostgreSQL's own order; descending, it is an order no index here
+      // follows, taken only by the API's endsAt,desc, which no screen sends. The other columns are
+      // NOT NULL: saying NULLS LAST for them would stop PostgreSQL from reading an index backwards.
+      .orderBy(column, (order) => (direction === 'asc' ? order.asc() : column === 'auction_ends_at' ? order.desc().nullsLast() : order.desc()))
+      // A stable order, so that paging never repeats or skips a listing; in the sort's direction,
+      // so that one index serves both directions.
+      .orderBy('id', direction)
       .limit(criteria.size)
-      .offset(criteria.page * criteria.size)
-      .execute(),
-    matching.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(counted.total) };
+      .offset(criteria.page * criteria.size),
+    count: matching.select((eb) => eb.fn.countAll<string | number>().as('total')),
+  };
 }
 
 /** A public listing by its slug or its id (the detail page links by slug, falling back to id). */

@@ -1,5 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { MarketplacePage } from '../features/marketplace/MarketplacePage';
+import { prefetchMarketplace } from '../features/marketplace/prefetch';
 import { AnonymousOnly, RequireAdmin, RequireSignIn, RequireStaff } from './guards';
 import { Layout } from './Layout';
 
@@ -27,7 +29,19 @@ export const router = createBrowserRouter([
     element: <Layout />,
     children: [
       { index: true, element: <Navigate to="/marketplace" replace /> },
-      { path: 'marketplace', ...page(async () => (await import('../features/marketplace/MarketplacePage')).MarketplacePage) },
+      {
+        // The landing page (/ comes here) is in the first chunk, so that its first paint waits for
+        // no second download; its listings are asked for before it renders, when it is arrived at
+        // (a new search, chip or sort on the page is the page's own fetch). Meanwhile the header shows.
+        path: 'marketplace',
+        Component: MarketplacePage,
+        loader: async ({ request }) => {
+          await prefetchMarketplace(new URL(request.url));
+          return null;
+        },
+        shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
+        HydrateFallback: () => null,
+      },
       { path: 'marketplace/listing/:id', ...page(async () => (await import('../features/listing/ListingDetailPage')).ListingDetailPage) },
       { path: 'marketplace/:slug', ...page(async () => (await import('../features/listing/ListingDetailPage')).ListingDetailPage) },
       { path: 'following-login', ...page(async () => (await import('../features/account/FollowingLoginPage')).FollowingLoginPage) },

@@ -9,17 +9,33 @@ import { cardBadges } from './card-display';
 import './marketplace.css';
 
 /**
+ * How soon a card's image is fetched: 'high' for the likely largest paint of the page (fetched
+ * before anything else), 'eager' for the rest of the first screen; below it, only when scrolled near.
+ */
+export type ImagePriority = 'high' | 'eager' | 'lazy';
+
+/**
  * A listing in the grid: image with badges and heart, name, title, current bid and time left. The
  * name is the one link, stretched over the card; the heart sits above it, so the two never nest.
  */
-export function ListingCard({ listing, now, featured = false }: { listing: Listing; now: number; featured?: boolean }) {
+export function ListingCard({
+  listing,
+  now,
+  featured = false,
+  imagePriority = 'lazy',
+}: {
+  listing: Listing;
+  now: number;
+  featured?: boolean;
+  imagePriority?: ImagePriority;
+}) {
   const name = listing.playerName || listing.title;
   const badges = cardBadges(listing.tags);
   const imageUrl = listing.mediaUrls[0] ?? null;
   return (
     <article className={featured ? 'listing-card listing-card--featured' : 'listing-card'} data-testid={featured ? 'featured-card' : 'listing-card'}>
       <div className="listing-card__media">
-        <CardImage url={imageUrl} />
+        <CardImage url={imageUrl} priority={imagePriority} />
         {badges.length > 0 && (
           <ul className="listing-card__badges" aria-label="Badges">
             {badges.map((badge) => (
@@ -67,7 +83,7 @@ function TimeLeft({ endsAt, now }: { endsAt: string; now: number }) {
 }
 
 /** A broken or missing image shows the fallback icon instead, at the same size. */
-function CardImage({ url }: { url: string | null }) {
+function CardImage({ url, priority }: { url: string | null; priority: ImagePriority }) {
   const [failed, setFailed] = useState(false);
   if (!url || failed) {
     return (
@@ -78,7 +94,18 @@ function CardImage({ url }: { url: string | null }) {
       </div>
     );
   }
-  return <img src={url} alt="" loading="lazy" decoding="async" width={400} height={400} onError={() => setFailed(true)} />;
+  return (
+    <img
+      src={url}
+      alt=""
+      loading={priority === 'lazy' ? 'lazy' : 'eager'}
+      // The likely largest paint is decoded with the frame that shows it, not after.
+      {...(priority === 'high' ? { fetchPriority: 'high' } : { decoding: 'async' })}
+      width={400}
+      height={400}
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 /** Kept on this device only (lib/favourites.ts): no sign-in needed. */

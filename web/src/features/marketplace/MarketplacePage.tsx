@@ -2,8 +2,9 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useEffectEvent, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Banner } from '../../components/Banner';
-import type { Listing } from './api';
-import { ListingCard } from './ListingCard';
+import { takeArrivedFirstPage } from './api';
+import { pickFeatured } from './card-display';
+import { ListingCard, type ImagePriority } from './ListingCard';
 import { marketplaceMachine } from './marketplace-machine';
 import {
   CHIPS,
@@ -18,12 +19,13 @@ import {
 } from './marketplace-query';
 import './marketplace.css';
 
-/** The search waits for a 300 ms pause in typing; 6 placeholders while loading; up to 2 featured lots. */
+/** The search waits for a 300 ms pause in typing; 6 placeholders while loading. */
 const SEARCH_DEBOUNCE_MS = 300;
 const SKELETON_COUNT = 6;
-const FEATURED_COUNT = 2;
 /** Cards show minutes: refreshing once a minute keeps them right. */
 const CLOCK_TICK_MS = 60_000;
+/** The grid's first row at its widest (the page's 1280 px hold five 230 px columns): on the first screen. */
+const FIRST_ROW = 5;
 
 /** The public marketplace: search, chips, count, sort, Featured, All Listings. */
 export function MarketplacePage() {
@@ -31,7 +33,9 @@ export function MarketplacePage() {
   // A new request when the URL changes, not on every render (the machine ignores one that asks for the same listings).
   const state = useMemo(() => readMarketplaceState(params), [params]);
   const request = useMemo(() => toListingsRequest(state), [state]);
-  const [snapshot, send] = useMachine(marketplaceMachine, { input: { request } });
+  // Once, when the page opens: the first page the router's loader prefetched, if it has arrived.
+  const [firstPage] = useState(() => takeArrivedFirstPage(request));
+  const [snapshot, send] = useMachine(marketplaceMachine, { input: { request, firstPage } });
   const now = useMinuteClock();
 
   useEffect(() => {
@@ -59,7 +63,8 @@ export function MarketplacePage() {
         {CHIPS.map((chip) => (
           <button
             key={chip.id}
-            ref={state.chip === chip.id ? scrollIntoRow : undefined}
+            // The first chip is in view already; asking costs a layout before the first paint.
+            ref={state.chip === chip.id && chip.id !== CHIPS[0].id ? scrollIntoRow : undefined}
             type="button"
             className="market__chip"
             aria-pressed={state.chip === chip.id}
@@ -99,7 +104,7 @@ export function MarketplacePage() {
           <h2 id="featured-heading">Featured</h2>
           <div className="market__featured">
             {featured.map((listing) => (
-              <ListingCard key={listing.id} listing={listing} now={now} featured />
+              <ListingCard key={listing.id} listing={listing} now={now} featured imagePriority="high" />
             ))}
           </div>
         </section>
@@ -130,8 +135,8 @@ export function MarketplacePage() {
         ) : (
           <>
             <div className="market__grid">
-              {items.map((listing) => (
-                <ListingCard key={listing.id} listing={listing} now={now} />
+              {items.map((listing, index) => (
+                <ListingCard key={listing.id} listing={listing} now={now} imagePriority={gridImagePriority(index, featured.length > 0)} />
               ))}
             </div>
             {snapshot.matches('moreFailed') && (
@@ -159,15 +164,10 @@ export function MarketplacePage() {
   );
 }
 
-/**
- * Featured: the two most valuable lots with images among those shown. The highest current price is
- * what the marketplace has to show off, and it does not change with the chosen sort order.
- */
-function pickFeatured(items: readonly Listing[]): Listing[] {
-  return items
-    .filter((listing) => listing.mediaUrls.length > 0)
-    .toSorted((a, b) => Number(b.price) - Number(a.price))
-    .slice(0, FEATURED_COUNT);
+/** The largest paint is a featured card's image when there are featured lots, else the grid's first. */
+function gridImagePriority(index: number, featuredShown: boolean): ImagePriority {
+  if (index === 0 && !featuredShown) return 'high';
+  return index < FIRST_ROW ? 'eager' : 'lazy';
 }
 
 /** The box follows the URL (Back, a shared link) and writes to it 300 ms after the last keystroke. */

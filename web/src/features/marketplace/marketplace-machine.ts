@@ -31,7 +31,8 @@ export const marketplaceMachine = setup({
   types: {
     context: {} as MarketplaceContext,
     events: {} as MarketplaceEvent,
-    input: {} as { request: ListingsRequest },
+    /** firstPage: the request's page 0 when it has arrived already (prefetched): shown at once. */
+    input: {} as { request: ListingsRequest; firstPage?: ListingPage | null },
   },
   actors: {
     fetchPage: fromPromise<ListingPage, { request: ListingsRequest; page: number }>(({ input, signal }) =>
@@ -41,11 +42,15 @@ export const marketplaceMachine = setup({
   guards: {
     isNewRequest: ({ context, event }) => event.type === 'REQUEST_CHANGED' && !sameRequest(context.request, event.request),
     hasMore: ({ context }) => !context.last,
+    hasResults: ({ context }) => context.items.length > 0,
   },
 }).createMachine({
   id: 'marketplace',
-  context: ({ input }) => ({ request: input.request, items: [], total: 0, page: 0, last: true, error: null }),
-  initial: 'loading',
+  context: ({ input }) =>
+    input.firstPage
+      ? { request: input.request, items: input.firstPage.content, total: input.firstPage.totalElements, page: 0, last: input.firstPage.last, error: null }
+      : { request: input.request, items: [], total: 0, page: 0, last: true, error: null },
+  initial: 'opening',
   on: {
     REQUEST_CHANGED: {
       guard: 'isNewRequest',
@@ -56,6 +61,12 @@ export const marketplaceMachine = setup({
     },
   },
   states: {
+    /**
+     * Opened with results (a first page at hand), they show at once; else they are fetched.
+     */
+    opening: {
+      always: [{ guard: 'hasResults', target: 'ready' }, { target: 'loading' }],
+    },
     loading: {
       invoke: {
         src: 'fetchPage',
