@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../api/database';
+import { listingSearchQueries, type ListingSearch } from '../../api/listings/queries';
 import { auctionStreamId, EBAY_INCREMENTS, listingDecider, listingStreamId } from '../../engine/domain';
+import { createKysely } from '../../engine/postgres/kysely-dialect';
+import { fillListings } from '../../scripts/bench/listings-fixture';
+import { CHIPS, SORTS, toListingsRequest } from '../../web/src/features/marketplace/marketplace-query';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 import { caughtUpWith, createMarketplaceListing, type MarketplaceListingOptions } from '../support/marketplace';
+import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -425,5 +432,55 @@ describe.each(API_BACKENDS)('public listings on %s', (backend) => {
       const draft = await listing({ stage: 'NFC_BOUND' });
       expect((await api.call('GET', `/api/public/listings/${draft.listingId}/auction`)).body.message).toBe('Listing not found');
     });
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('the marketplace at 20,000 listings on PostgreSQL', () => {
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let db: Kysely<Database>;
+  beforeAll(async () => {
+    schema = await createTestSchema(TEST_DATABASE_URL!);
+    await fillListings(TEST_DATABASE_URL!, schema.schema, 20_000);
+    db = createKysely<Database>(schema.client());
+  }, 60_000);
+  afterAll(async () => schema.drop());
+
+  /** What the marketplace asks for: each chip with each sort (Ending Soon decides its own), as the web app maps them. */
+  const marketplaceSearches = CHIPS.flatMap((chip) =>
+    ('sort' in chip ? [chip.sort] : SORTS.map((sort) => sort.id)).map((sort) => {
+      const request = toListingsRequest({ search: '', chip: chip.id, sort });
+      const [field, direction] = request.sort.split(',') as [ListingSearch['sort']['field'], 'asc' | 'desc'];
+      const criteria: ListingSearch = {
+        page: 0,
+        size: 20,
+        status: 'LIVE',
+        search: undefined,
+        category: request.category ?? undefined,
+        tags: request.tag ? [request.tag] : undefined,
+        sort: { field, direction },
+      };
+      return { name: `chip ${chip.id}, sort ${request.sort}`, criteria };
+    }),
+  );
+
+  const planOf = async (query: { compile(): CompiledQuery }) => {
+    const compiled = query.compile();
+    const { rows } = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]));
+    return rows.map((row) => Object.values(row)[0]).join('\n');
+  };
+
+  it('reads each chip and sort off an index in its order, never sorting, and counts from an index alone', async () => {
+    for (const { name, criteria } of marketplaceSearches) {
+      const { page, count } = listingSearchQueries(db, criteria);
+      const pagePlan = await planOf(page);
+      expect(pagePlan, name).toMatch(/Index Scan( Backward)? using listings_(status|category|signed)_/);
+      expect(pagePlan, name).not.toMatch(/Sort|Seq Scan|Filter/);
+      expect(await planOf(count), name).toMatch(/Index Only Scan using listings_(status|category|signed)_/);
+    }
+  });
+
+  it('finds a search through the trigram index', async () => {
+    const { count } = listingSearchQueries(db, { ...marketplaceSearches[0]!.criteria, search: 'jordan' });
+    expect(await planOf(count)).toMatch(/Bitmap Index Scan on listings_search/);
   });
 });

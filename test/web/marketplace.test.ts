@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { Listing, ListingPage, ListingsRequest } from '../../web/src/features/marketplace/api';
-import { cardBadges } from '../../web/src/features/marketplace/card-display';
+import { fetchListings, prefetchFirstPage, takeArrivedFirstPage, type Listing, type ListingPage, type ListingsRequest } from '../../web/src/features/marketplace/api';
+import { cardBadges, firstScreenImages, pickFeatured } from '../../web/src/features/marketplace/card-display';
 import { marketplaceMachine } from '../../web/src/features/marketplace/marketplace-machine';
 import { readMarketplaceState, toListingsRequest, writeMarketplaceState, isFiltered } from '../../web/src/features/marketplace/marketplace-query';
 import { ApiError } from '../../web/src/lib/api-client';
@@ -51,9 +51,9 @@ function controlledFetches() {
   return { calls, actor };
 }
 
-function start(initial = request()) {
+function start(initial = request(), firstPage: ListingPage | null = null) {
   const fetches = controlledFetches();
-  const actor = createActor(marketplaceMachine.provide({ actors: { fetchPage: fetches.actor } }), { input: { request: initial } });
+  const actor = createActor(marketplaceMachine.provide({ actors: { fetchPage: fetches.actor } }), { input: { request: initial, firstPage } });
   actor.start();
   return { actor, calls: fetches.calls };
 }
@@ -157,6 +157,68 @@ describe('marketplace machine: paging', () => {
     calls[2]!.resolve(page(['b'], 1, 2, 1));
     await waitFor(actor, (snapshot) => snapshot.matches('ready'));
     expect(actor.getSnapshot().context.items.map((item) => item.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('marketplace: the first page ahead of the page', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** fetch answering each listings URL with a page named after the call, counting the calls. */
+  function countedFetches() {
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      urls.push(url);
+      return Response.json(page([`answer-${urls.length}`], 0, 1));
+    });
+    return urls;
+  }
+
+  it('opens ready with a first page at hand, fetching nothing; Load More goes on from it', () => {
+    const { actor, calls } = start(request(), page(['a', 'b'], 0, 3, 2));
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({ total: 3, last: false, page: 0 });
+    expect(calls).toHaveLength(0);
+    actor.send({ type: 'LOAD_MORE' });
+    expect(calls[0]).toMatchObject({ page: 1 });
+  });
+
+  it('opens loading when the page at hand is empty or missing', () => {
+    expect(start(request(), page([], 0, 0)).actor.getSnapshot().value).toBe('loading');
+    expect(start(request(), null).actor.getSnapshot().value).toBe('loading');
+  });
+
+  it('the page takes a prefetched first page once it has arrived, and only once', async () => {
+    const urls = countedFetches();
+    await prefetchFirstPage(request());
+    expect(takeArrivedFirstPage(request({ sort: 'price,asc' }))).toBeNull();
+    expect(takeArrivedFirstPage(request())?.content.map((item) => item.id)).toEqual(['answer-1']);
+    expect(takeArrivedFirstPage(request())).toBeNull();
+    expect((await fetchListings(request(), 0)).content.map((item) => item.id)).toEqual(['answer-2']);
+    expect(urls).toEqual(['/api/public/listings?page=0&size=20&sort=createdAt%2Cdesc', '/api/public/listings?page=0&size=20&sort=createdAt%2Cdesc']);
+  });
+
+  it("the next fetch takes a prefetched answer still on its way if it asks for the same page, and drops it if not", async () => {
+    const urls = countedFetches();
+    const ahead = prefetchFirstPage(request());
+    expect(await fetchListings(request(), 0)).toEqual(await ahead);
+    expect(urls).toHaveLength(1);
+
+    prefetchFirstPage(request());
+    expect((await fetchListings(request({ category: 'FOOTWEAR' }), 0)).content.map((item) => item.id)).toEqual(['answer-3']);
+    // Dropped: asked again, not served late.
+    expect((await fetchListings(request(), 0)).content.map((item) => item.id)).toEqual(['answer-4']);
+    expect(urls).toHaveLength(4);
+  });
+
+  it('warms the featured images on the plain marketplace, else the first card\'s', () => {
+    const withImage = (id: string, price: string): Listing => ({ ...listing(id), price, mediaUrls: [`/media/${id}`] });
+    const items = [listing('no-image'), withImage('cheap', '10.00'), withImage('dear', '90.00'), withImage('middle', '50.00')];
+    expect(pickFeatured(items).map((item) => item.id)).toEqual(['dear', 'middle']);
+    expect(firstScreenImages(items, false)).toEqual(['/media/dear', '/media/middle']);
+    expect(firstScreenImages(items.slice(1), true)).toEqual(['/media/cheap']);
+    expect(firstScreenImages([listing('no-image')], true)).toEqual([]);
   });
 });
 
