@@ -7,8 +7,11 @@ import { exportCsv } from '../../api/audit/log';
 import { AUDIT_CSV_COLUMNS } from '../../api/contracts/audit';
 import { InMemoryEventStore } from '../../engine/eventstore/memory';
 
-/** What a spreadsheet would run as a formula; the export prefixes such a cell with '. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet would run as a formula, full-width signs included (Apple Numbers normalises
+ * them); the export prefixes such a cell with '.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /** Strings that try hard: formula starts, quotes, separators, line breaks, any unicode. */
 const cell = fc.oneof(
@@ -16,7 +19,7 @@ const cell = fc.oneof(
   fc
     .tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '"', ',', '\n', "'", ' '), fc.string({ maxLength: 15 }))
     .map(([start, rest]) => start + rest),
-  fc.constantFrom('=HYPERLINK("http://x","y")', '@SUM(1+1)*cmd|\' /C calc\'!A0', '-2+3', '+1', '"quoted"', 'a,b\r\nc'),
+  fc.constantFrom('\uFF1DHYPERLINK("http://x")', '\uFF0B1', '=HYPERLINK("http://x","y")', '@SUM(1+1)*cmd|\' /C calc\'!A0', '-2+3', '+1', '"quoted"', 'a,b\r\nc'),
 );
 
 describe('the CSV export', () => {
