@@ -10,19 +10,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../chromium';
 import { median } from './figures';
-
-/** As the browser tests launch it (test/e2e/browser.ts). */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface LcpOptions {
   /** Loads measured, after one load that warms the server (default 7). */

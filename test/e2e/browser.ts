@@ -2,17 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, expect, inject } from 'vitest';
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_FLAGS } from '../../scripts/chromium';
 
 /** Screenshots land here for people to look at (git ignores it). */
 export const ARTIFACTS = new URL('./artifacts/', import.meta.url);
@@ -22,7 +12,7 @@ export const demoAccounts = () => inject('demoAccounts');
 
 export function launchBrowser(): Promise<Browser> {
   // Where test/vitest.config.ts found Chromium.
-  return chromium.launch({ executablePath: inject('chromiumPath'), args: FLAGS, headless: true });
+  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_FLAGS, headless: true });
 }
 
 export const DESKTOP = { width: 1440, height: 900 };
