@@ -1,10 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type DataLoader from 'dataloader';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
+import type { IdempotencyKeysTable } from '../accounts/schema';
 import type { Database } from '../database';
 import { HttpError } from '../http/errors';
+import { oneBatchAtATime } from '../statement-batches';
 
 /** 1 to 200 visible ASCII characters, as clients send UUIDs or their own request ids. */
 export const idempotencyKeyHeaders = z.object({
@@ -27,22 +30,117 @@ interface Claim {
   readonly key: string;
 }
 
+interface ClaimRequest extends Claim {
+  readonly requestHash: string;
+  readonly at: Date;
+}
+
+/** A claim taken now, or the row that was there before it. */
+type ClaimOutcome = { readonly claimed: true } | { readonly claimed: false; readonly stored: Selectable<IdempotencyKeysTable> | undefined };
+
+interface Answer extends Claim {
+  readonly statusCode: number;
+  readonly body: string;
+}
+
+/**
+ * The idempotency_keys table, written in batches: every claim of a batch in one INSERT, every
+ * answer in one UPDATE. One per process (the bid routes share it), so that concurrent requests
+ * of every route share the batches.
+ */
+export class IdempotencyKeyStore {
+  readonly #claims: DataLoader<ClaimRequest, ClaimOutcome>;
+  readonly #answers: DataLoader<Answer, void>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.#claims = oneBatchAtATime((requests) => this.#claimAll(requests));
+    this.#answers = oneBatchAtATime((answers) => this.#answerAll(answers));
+  }
+
+  claim(request: ClaimRequest): Promise<ClaimOutcome> {
+    return this.#claims.load(request);
+  }
+
+  answer(answer: Answer): Promise<void> {
+    return this.#answers.load(answer);
+  }
+
+  /** Lets a retry run again: for answers not worth keeping (a server failure, "too busy"). */
+  async release(claim: Claim): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('key', '=', claim.key).execute();
+  }
+
+  /** Takes over a claim whose request died (no answer after ABANDONED_AFTER_MS); false when it is still running. */
+  async takeOver(claim: Claim, now: Date): Promise<boolean> {
+    const takenOver = await this.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: now })
+      .where('user_id', '=', claim.userId)
+      .where('key', '=', claim.key)
+      .where('status_code', '=', IN_PROGRESS)
+      .where('created_at', '<', new Date(now.getTime() - ABANDONED_AFTER_MS))
+      .returning('key')
+      .executeTakeFirst();
+    return takenOver !== undefined;
+  }
+
+  async #claimAll(requests: readonly ClaimRequest[]): Promise<ClaimOutcome[]> {
+    const rows = requests.map((request) => ({ user_id: request.userId, key: request.key, request_hash: request.requestHash, created_at: request.at.toISOString() }));
+    // ON CONFLICT DO NOTHING also skips the second of two requests with one key in this batch.
+    const { rows: claimed } = await sql<Claim>`
+      INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, body, created_at)
+      SELECT user_id, key, request_hash, ${IN_PROGRESS}, '{}'::jsonb, created_at
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS claim(user_id text, key text, request_hash text, created_at timestamptz)
+      ON CONFLICT (user_id, key) DO NOTHING
+      RETURNING user_id AS "userId", key`.execute(this.db);
+    const taken = new Set(claimed.map(claimName));
+    const outcomes = requests.map((request): ClaimOutcome | undefined => (taken.delete(claimName(request)) ? { claimed: true } : undefined));
+    const others = requests.filter((_, index) => outcomes[index] === undefined);
+    const stored =
+      others.length === 0
+        ? []
+        : await this.db
+            .selectFrom('idempotency_keys')
+            .selectAll()
+            .where((eb) => eb.or(others.map((other) => eb.and([eb('user_id', '=', other.userId), eb('key', '=', other.key)]))))
+            .execute();
+    const storedByName = new Map(stored.map((row) => [claimName({ userId: row.user_id, key: row.key }), row]));
+    return requests.map((request, index) => outcomes[index] ?? { claimed: false, stored: storedByName.get(claimName(request)) });
+  }
+
+  async #answerAll(answers: readonly Answer[]): Promise<void[]> {
+    const rows = answers.map((answer) => ({ user_id: answer.userId, key: answer.key, status_code: answer.statusCode, body: answer.body }));
+    await sql`
+      UPDATE idempotency_keys AS kept SET status_code = answer.status_code, body = answer.body::jsonb
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS answer(user_id text, key text, status_code integer, body text)
+      WHERE kept.user_id = answer.user_id AND kept.key = answer.key`.execute(this.db);
+    return answers.map(() => undefined);
+  }
+}
+
+function claimName(claim: Claim): string {
+  return JSON.stringify([claim.userId, claim.key]);
+}
+
 /**
  * Idempotency-Key for one route, kept per user in idempotency_keys. The first request with a key
  * claims it with a placeholder row (an insert that does nothing on conflict, so of two concurrent
  * duplicates exactly one runs); its answer, success or refusal, is stored before it is sent. A
- * retry with the same key and body gets that answer again; with another body, 422.
+ * retry with the same key and body gets that answer again; with another body, 422. Claims and
+ * answers of concurrent requests are written in batches (IdempotencyKeyStore): a hot auction's bids
+ * cost two statements per batch, not per bid.
  *
- * Behind the table, the command id derives from (user, key): were the stored answer ever lost, the
- * engine would still recognise the repeated command and not act twice.
+ * Behind the table, the command id derives from (user, key), and the event ids from the command id:
+ * the key's effect is in the log in the append's own transaction. Were the stored answer ever lost,
+ * the append itself would recognise the repeated command and not act twice.
  */
 export function idempotencyKeys(options: {
-  readonly db: Kysely<Database>;
+  readonly store: IdempotencyKeyStore;
   readonly clock: () => Date;
   /** What makes two requests the same request: the route and the meaning of the body. */
   readonly fingerprint: (request: FastifyRequest) => unknown;
 }) {
-  const { db, clock, fingerprint } = options;
+  const { store, clock, fingerprint } = options;
   const claims = new WeakMap<FastifyRequest, Claim>();
 
   return {
@@ -50,34 +148,20 @@ export function idempotencyKeys(options: {
     async claim(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
       const key = keyOf(request);
       if (key === undefined) return;
-      const userId = request.actor!.userId;
+      const claim = { userId: request.actor!.userId, key };
       const requestHash = createHash('sha256').update(JSON.stringify(fingerprint(request))).digest('hex');
       const now = clock();
-      const claimed = await db
-        .insertInto('idempotency_keys')
-        .values({ user_id: userId, key, request_hash: requestHash, status_code: IN_PROGRESS, body: '{}', created_at: now })
-        .onConflict((conflict) => conflict.columns(['user_id', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      if (claimed) return void claims.set(request, { userId, key });
+      const outcome = await store.claim({ ...claim, requestHash, at: now });
+      if (outcome.claimed) return void claims.set(request, claim);
 
-      const stored = await db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+      const { stored } = outcome;
       if (stored && stored.request_hash !== requestHash) {
         throw new HttpError(422, 'Idempotency-Key was already used with a different request', 'IDEMPOTENCY_KEY_REUSED');
       }
       if (stored && stored.status_code !== IN_PROGRESS) {
         return reply.code(stored.status_code).header('idempotent-replayed', 'true').send(stored.body);
       }
-      const takenOver = await db
-        .updateTable('idempotency_keys')
-        .set({ created_at: now })
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .where('status_code', '=', IN_PROGRESS)
-        .where('created_at', '<', new Date(now.getTime() - ABANDONED_AFTER_MS))
-        .returning('key')
-        .executeTakeFirst();
-      if (takenOver) return void claims.set(request, { userId, key });
+      if (await store.takeOver(claim, now)) return void claims.set(request, claim);
       throw new HttpError(409, 'A request with this Idempotency-Key is still being processed; try again shortly', 'IDEMPOTENCY_KEY_IN_PROGRESS');
     },
 
@@ -96,16 +180,8 @@ export function idempotencyKeys(options: {
       if (!claim) return payload;
       claims.delete(request);
       const answer = typeof payload === 'string' ? (JSON.parse(payload) as { code?: unknown }) : null;
-      if (answer === null || reply.statusCode >= 500 || answer.code === 'CONCURRENCY_CONFLICT') {
-        await db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('key', '=', claim.key).execute();
-      } else {
-        await db
-          .updateTable('idempotency_keys')
-          .set({ status_code: reply.statusCode, body: payload as string })
-          .where('user_id', '=', claim.userId)
-          .where('key', '=', claim.key)
-          .execute();
-      }
+      if (answer === null || reply.statusCode >= 500 || answer.code === 'CONCURRENCY_CONFLICT') await store.release(claim);
+      else await store.answer({ ...claim, statusCode: reply.statusCode, body: payload as string });
       return payload;
     },
   };

@@ -6,7 +6,7 @@ import { bidIdPattern, commandMetadata, type AuctionCommand } from '../../engine
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { toCents } from '../http/money';
-import { idempotencyKeyHeaders, idempotencyKeys } from './idempotency';
+import { IdempotencyKeyStore, idempotencyKeyHeaders, idempotencyKeys } from './idempotency';
 import { bidRejectionSchema, bidSchema, buyNowRequestSchema, placeBidRequestSchema, placedBidSchema, purchaseSchema, userBidSchema, type BuyNowRequest, type PlaceBidRequest } from '../contracts/bids';
 import { presentBid, presentBidRejection, presentPlacedBid, presentPurchase, presentUserBid } from './presenters';
 import { auctionBidHistory, auctionExists, findBid, userBidHistory, userBidRejections } from './queries';
@@ -24,8 +24,9 @@ const bidIdParams = z.object({
 
 /** Placing bids (signed in), and the bid history of an auction (public) or of the caller. */
 export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
+  const keys = new IdempotencyKeyStore(deps.db);
   const idempotency = idempotencyKeys({
-    db: deps.db,
+    store: keys,
     clock: deps.clock,
     fingerprint: (request) => {
       const { auctionId, amount, maxAmount } = request.body as PlaceBidRequest;
@@ -69,7 +70,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
   );
 
   const buyNowIdempotency = idempotencyKeys({
-    db: deps.db,
+    store: keys,
     clock: deps.clock,
     fingerprint: (request) => ['POST /api/bids/buy-now', (request.body as BuyNowRequest).auctionId],
   });

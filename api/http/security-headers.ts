@@ -1,4 +1,5 @@
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,7 @@ const DOCS = '/docs';
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * Security headers on every answer (helmet): pages, assets, API answers and errors alike.
+ * Security headers on every answer (helmet's): pages, assets, API answers and errors alike.
  *
  * The Content-Security-Policy allows scripts and styles from this origin only (the web app has no
  * inline script), media from this origin and from where media are published, uploads to where the
@@ -42,20 +43,13 @@ export const securityHeaders = fp(
       scriptSrcAttr: ["'none'"],
       styleSrc: ["'self'"],
     };
+    const common = { strictTransportSecurity: false, referrerPolicy: { policy: 'no-referrer' }, xFrameOptions: { action: 'deny' } } as const;
+    const everywhere = headersOf({ ...common, contentSecurityPolicy: { useDefaults: false, directives } });
     // Swagger UI (/docs) adds a <style> element of its own: its pages alone allow inline styles.
-    app.addHook('onRoute', (route) => {
-      if (route.url !== DOCS && !route.url.startsWith(`${DOCS}/`)) return;
-      const docsPolicy = { useDefaults: false, directives: { ...directives, styleSrc: ["'self'", "'unsafe-inline'"] } };
-      // Read by helmet's own onRoute hook, which runs after this one (helmet is registered below).
-      route.helmet = { contentSecurityPolicy: docsPolicy };
-    });
-    await app.register(helmet, {
-      contentSecurityPolicy: { useDefaults: false, directives },
-      strictTransportSecurity: false,
-      referrerPolicy: { policy: 'no-referrer' },
-      xFrameOptions: { action: 'deny' },
-    });
+    const docs = headersOf({ ...common, contentSecurityPolicy: { useDefaults: false, directives: { ...directives, styleSrc: ["'self'", "'unsafe-inline'"] } } });
     app.addHook('onRequest', async (request, reply) => {
+      const url = request.routeOptions.url ?? '';
+      reply.headers(url === DOCS || url.startsWith(`${DOCS}/`) ? docs : everywhere);
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
       // Media are public: a CDN in front of /media (MEDIA_PUBLIC_BASE_URL) serves them to the app's pages.
       if (request.url.startsWith('/media/')) reply.header('cross-origin-resource-policy', 'cross-origin');
@@ -63,6 +57,22 @@ export const securityHeaders = fp(
   },
   { name: 'security-headers' },
 );
+
+/**
+ * The headers helmet sets with these options, worked out once: helmet builds them from its
+ * options, and @fastify/helmet would build its middleware again on every request.
+ */
+function headersOf(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
 
 /** The origin of an absolute URL, none for a path on this origin. */
 function originOf(url: string): string[] {

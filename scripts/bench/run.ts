@@ -56,6 +56,8 @@ Settings (environment):
                  each section creates databases of its own there and drops them
   BENCH_TRIALS   trials per figure (3)
   BENCH_SECONDS  seconds of load per side of a timed trial (5)
+  BENCH_CPU_PROFILE_DIR
+                 where each product server writes a V8 CPU profile when it stops
   and the sizes named beside the sections above`;
 
 const RESULTS_JSON = new URL('./results.json', import.meta.url);

@@ -3,7 +3,7 @@
  * started as `npm start` starts it (its own process, configured by the environment only), and a
  * client that speaks to it over HTTP as a user would: admins publish an auction, bidders register.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -113,7 +113,9 @@ export async function startProductServer(settings: ServerSettings): Promise<Prod
     RATE_LIMIT_BULK_IMPORT: UNLIMITED,
   };
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: REPOSITORY, stdio: 'ignore' });
-  const child = spawn(process.execPath, ['--liftoff-only', 'dist/server/server.js'], { cwd: REPOSITORY, env, stdio: ['ignore', logFd, logFd] });
+  // BENCH_CPU_PROFILE_DIR: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, ['--liftoff-only', ...profile, 'dist/server/server.js'], { cwd: REPOSITORY, env, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
@@ -158,6 +160,42 @@ export async function stopProcess(child: ChildProcess, exited: Promise<unknown>)
   clearTimeout(killer);
 }
 
+export interface Helper {
+  readonly child: ChildProcess;
+  /** The next message the process sends; rejects if it exits first. */
+  next(): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** A script of this folder in its own Node process (TypeScript through tsx), spoken to over IPC. */
+export function startHelper(file: string): Helper {
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const queue: unknown[] = [];
+  const waiting: Array<{ resolve: (message: unknown) => void; reject: (error: Error) => void }> = [];
+  child.on('message', (message) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter.resolve(message);
+    else queue.push(message);
+  });
+  void exited.then(() => {
+    for (const waiter of waiting.splice(0)) waiter.reject(new Error(`${file} exited (${child.exitCode ?? child.signalCode})`));
+  });
+  return {
+    child,
+    next: () =>
+      queue.length > 0
+        ? Promise.resolve(queue.shift())
+        : child.exitCode !== null || child.signalCode !== null
+          ? Promise.reject(new Error(`${file} exited (${child.exitCode ?? child.signalCode})`))
+          : new Promise((resolve, reject) => waiting.push({ resolve, reject })),
+    stop: async () => {
+      if (child.connected) child.disconnect();
+      await stopProcess(child, exited);
+    },
+  };
+}
+
 export interface Answer<Body> {
   readonly status: number;
   /** The product's JSON answer: `Body` when the status is the one expected, an error answer otherwise. */
@@ -180,8 +218,8 @@ export class ApiClient {
   }
 
   /** A JSON body in (when given) and out, signed in with `token` when given. */
-  async call<Body = unknown>(method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer<Body>> {
-    const headers: Record<string, string> = {};
+  async call<Body = unknown>(method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer<Body>> {
+    const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.#pool.request({ method, path, headers, body: options.body === undefined ? null : JSON.stringify(options.body) });

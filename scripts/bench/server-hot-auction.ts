@@ -2,7 +2,8 @@
  * The hot auction over HTTP: 32 bidders raising each other on one auction of a real server, and the
  * read models following it; then the same with two server processes on one database. Each trial
  * measures the product and, right after it on the same database, its baseline: one INSERT per commit
- * from as many clients, for as long.
+ * from as many clients, for as long; and then what bare Fastify answers (the HTTP ceiling, in the
+ * details). Bids carry an Idempotency-Key each, as the web app sends them.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -10,12 +11,14 @@ import type { PlacedBid } from '../../api/contracts/bids';
 import { NO_BASELINE, percentile, type Figure, type Trial } from './figures';
 import {
   ApiClient,
+  cpuSeconds,
   BID_INCREMENT_DOLLARS,
   inFreshDeployment,
   publishAuction,
   registerBidders,
   round,
   signInAsAdmin,
+  startHelper,
   startProductServer,
   STARTING_PRICE_DOLLARS,
   uploadPhoto,
@@ -92,12 +95,13 @@ async function runTrials(options: ServerBenchOptions, deployment: Deployment, la
   for (let trial = 1; trial <= options.trials; trial++) {
     const run = await deployment.race(options.seconds);
     const insert = await oneInsertPerCommit(deployment.databaseUrl, BIDDERS, options.seconds);
+    const ceiling = await httpCeiling(BIDDERS, options.seconds);
     throughput.push({ value: run.acceptedPerSecond, baseline: insert.rowsPerSecond });
     lag.push({ value: run.lagMs.p99, baseline: 0 });
-    details.add(run, insert);
+    details.add(run, insert, ceiling);
     options.log(
-      `${label}, trial ${trial}: ${run.acceptedPerSecond} accepted bids/s (refused ${Math.round(run.refusedShare * 100)}%) vs ${insert.rowsPerSecond} INSERTs/s; ` +
-        `read-model lag p50 ${run.lagMs.p50} ms, p99 ${run.lagMs.p99} ms`,
+      `${label}, trial ${trial}: ${run.acceptedPerSecond} accepted bids/s (refused ${Math.round(run.refusedShare * 100)}%) vs ${insert.rowsPerSecond} INSERTs/s ` +
+        `and ${ceiling.answersPerSecond} answers/s of bare Fastify; read-model lag p50 ${run.lagMs.p50} ms, p99 ${run.lagMs.p99} ms`,
     );
   }
   return { throughput, lag, details };
@@ -203,7 +207,9 @@ async function raceOnce(
         const amount = Math.max(feed.nextAmount, knownMinimum);
         feed.nextAmount = amount + BID_INCREMENT_DOLLARS;
         const sentAt = performance.now();
-        const answer = await api.call<PlacedBid | ErrorBody>('POST', '/api/bids', { body: { auctionId, amount }, token: bidder.token });
+        // As the web app sends every bid: with an Idempotency-Key of its own.
+        const headers = { 'idempotency-key': randomUUID() };
+        const answer = await api.call<PlacedBid | ErrorBody>('POST', '/api/bids', { body: { auctionId, amount }, token: bidder.token, headers });
         const answeredAt = performance.now();
         latencies.push(answeredAt - sentAt);
         if (answer.status === 201) {
@@ -354,6 +360,43 @@ async function oneInsertPerCommit(databaseUrl: string, clients: number, seconds:
   }
 }
 
+interface CeilingRun {
+  readonly answersPerSecond: number;
+  readonly serverCpuCores: number;
+}
+
+/**
+ * A second reference, in the details: what HTTP alone allows on this machine. Bare Fastify with
+ * @fastify/jwt (server-bare-http.ts, its own process) answers the same POST /api/bids, bearer
+ * token, body and Idempotency-Key from as many clients, for as long, with nothing behind it.
+ */
+async function httpCeiling(clients: number, seconds: number): Promise<CeilingRun> {
+  const server = startHelper('server-bare-http.ts');
+  try {
+    const { port, token } = (await server.next()) as { port: number; token: string };
+    const api = new ApiClient(`http://127.0.0.1:${port}`, clients);
+    let answers = 0;
+    const cpuBefore = cpuSeconds(server.child.pid!);
+    const started = performance.now();
+    const deadline = started + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: clients }, async (_, client) => {
+        for (let amount = 101 + client; performance.now() < deadline; amount += clients) {
+          const answer = await api.call('POST', '/api/bids', { body: { auctionId: randomUUID(), amount }, token, headers: { 'idempotency-key': randomUUID() } });
+          if (answer.status !== 201) throw new Error(`bare Fastify answered ${answer.status}`);
+          answers++;
+        }
+      }),
+    );
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    const serverCpuCores = round((cpuSeconds(server.child.pid!) - cpuBefore) / elapsedSeconds, 2);
+    await api.close();
+    return { answersPerSecond: Math.round(answers / elapsedSeconds), serverCpuCores };
+  } finally {
+    await server.stop();
+  }
+}
+
 /** A BidPlaced event's data and metadata, as the product stores one (~0.7 KB of JSON). */
 function bidEventLikePayload(): string {
   const now = new Date().toISOString();
@@ -379,13 +422,15 @@ function bidEventLikePayload(): string {
 class TrialDetails {
   readonly #runs: RaceResult[] = [];
   readonly #inserts: InsertRun[] = [];
+  readonly #ceilings: CeilingRun[] = [];
   readonly #rssAfterTrials: number[][] = [];
 
   constructor(private readonly deployment: Deployment) {}
 
-  add(run: RaceResult, insert: InsertRun): void {
+  add(run: RaceResult, insert: InsertRun, ceiling: CeilingRun): void {
     this.#runs.push(run);
     this.#inserts.push(insert);
+    this.#ceilings.push(ceiling);
     this.#rssAfterTrials.push(this.deployment.servers.map((server) => server.rssMiB()));
   }
 
@@ -398,6 +443,9 @@ class TrialDetails {
       postP99Ms: this.#runs.map((run) => run.postMs.p99),
       baselineInsertP50Ms: this.#inserts.map((insert) => insert.insertMs.p50),
       baselineInsertP99Ms: this.#inserts.map((insert) => insert.insertMs.p99),
+      httpCeilingAnswersPerSecond: this.#ceilings.map((ceiling) => ceiling.answersPerSecond),
+      ofHttpCeiling: this.#runs.map((run, index) => round(run.acceptedPerSecond / this.#ceilings[index]!.answersPerSecond, 3)),
+      httpCeilingServerCpuCores: this.#ceilings.map((ceiling) => ceiling.serverCpuCores),
       serverCpuCores: this.#runs.map((run) => run.serverCpuCores),
       clientCpuCores: this.#runs.map((run) => run.clientCpuCores),
       ...this.#memory(),

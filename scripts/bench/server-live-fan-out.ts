@@ -5,8 +5,6 @@
  * audience (server-live-sockets.ts), which holds both sets of sockets and sends the bids and the
  * broadcast orders itself, alternating one and the other.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { percentile, type Figure, type Trial } from './figures';
 import {
   ApiClient,
@@ -17,10 +15,11 @@ import {
   residentMiB,
   round,
   signInAsAdmin,
+  startHelper,
   startProductServer,
   STARTING_PRICE_DOLLARS,
-  stopProcess,
   uploadPhoto,
+  type Helper,
   type ProductServer,
   type ServerBenchOptions,
 } from './server-harness';
@@ -112,40 +111,4 @@ function expectReport<Kind extends LiveSocketsReport['kind']>(report: unknown, k
   if (received.kind === 'failed') throw new Error(`the sockets' process failed: ${received.message}`);
   if (received.kind !== kind) throw new Error(`expected ${kind} from the sockets' process, got ${received.kind}`);
   return received as Extract<LiveSocketsReport, { kind: Kind }>;
-}
-
-interface Helper {
-  readonly child: ChildProcess;
-  /** The next message the process sends; rejects if it exits first. */
-  next(): Promise<unknown>;
-  stop(): Promise<void>;
-}
-
-/** A script of this folder in its own Node process (TypeScript through tsx), spoken to over IPC. */
-function startHelper(file: string): Helper {
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const queue: unknown[] = [];
-  const waiting: Array<{ resolve: (message: unknown) => void; reject: (error: Error) => void }> = [];
-  child.on('message', (message) => {
-    const waiter = waiting.shift();
-    if (waiter) waiter.resolve(message);
-    else queue.push(message);
-  });
-  void exited.then(() => {
-    for (const waiter of waiting.splice(0)) waiter.reject(new Error(`${file} exited (${child.exitCode ?? child.signalCode})`));
-  });
-  return {
-    child,
-    next: () =>
-      queue.length > 0
-        ? Promise.resolve(queue.shift())
-        : child.exitCode !== null || child.signalCode !== null
-          ? Promise.reject(new Error(`${file} exited (${child.exitCode ?? child.signalCode})`))
-          : new Promise((resolve, reject) => waiting.push({ resolve, reject })),
-    stop: async () => {
-      if (child.connected) child.disconnect();
-      await stopProcess(child, exited);
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_ACCESS_TTL_MS, AccountAccessCache, readAccountAccess, type AccountAccess } from '../../api/accounts/account-access';
+import { ACCOUNT_ACCESS_TTL_MS, AccountAccessCache, batchedAccountAccess, readAccountAccess, type AccountAccess } from '../../api/accounts/account-access';
 import { endAllSessions } from '../../api/accounts/sessions';
 import { changePassword, changeRoles } from '../../api/accounts/users';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
@@ -75,6 +75,23 @@ describe('AccountAccessCache', () => {
     expect(reads).toHaveLength(2);
   });
 
+  it('refreshes every entry past half its life together, not one read per account and request', async () => {
+    const { cache, reads, advance } = harness();
+    const both = [cache.lookup('u1'), cache.lookup('u2')];
+    reads[0]!.answer(ACTIVE);
+    reads[1]!.answer({ ...ACTIVE, id: 'u2' });
+    await Promise.all(both);
+    advance(ACCOUNT_ACCESS_TTL_MS / 4);
+    const third = cache.lookup('u3'); // read later: not due with the others
+    reads[2]!.answer({ ...ACTIVE, id: 'u3' });
+    await third;
+    advance(ACCOUNT_ACCESS_TTL_MS / 4);
+    await cache.lookup('u1');
+    expect(reads.slice(3).map((read) => read.userId)).toEqual(['u1', 'u2']);
+    await cache.lookup('u2');
+    expect(reads).toHaveLength(5); // u2 is already being refreshed
+  });
+
   it('drops a refresh that a forget overtook', async () => {
     const { cache, reads, advance } = harness();
     const first = cache.lookup('u1');
@@ -134,6 +151,17 @@ describe.each(API_BACKENDS)('AccountAccessCache on %s', (backend) => {
     expect(await sessionVersion()).toBe(2);
     await changeRoles(api.deps.db, cache, { userId: user.id, roles: ['AUDITOR'], actorId: user.id });
     expect((await cache.lookup(user.id))?.roles).toEqual(['AUDITOR']);
+  });
+
+  it('reads the accounts asked for at once together, each answered with its own (none for an unknown id)', async () => {
+    const users = await Promise.all([api.signUp('BUYER'), api.signUp('ADMIN'), api.signUp('BUYER')]);
+    const read = batchedAccountAccess(api.deps.db);
+    const ids = [...users.map(({ user }) => user.id), users[0]!.user.id, '00000000-0000-4000-8000-000000000000'];
+    const answers = await Promise.all(ids.map(read));
+    const expected = await Promise.all(ids.map((id) => readAccountAccess(api.deps.db, id)));
+    expect(answers).toEqual(expected);
+    expect(answers.at(-1)).toBeUndefined();
+    expect(answers[1]).toMatchObject({ id: users[1]!.user.id, roles: expect.arrayContaining(['ADMIN']), status: 'ACTIVE' });
   });
 
   it("forgets accounts when the users table announces a change, before any entry's time is up", async () => {

@@ -206,20 +206,23 @@ export class PostgresEventStore implements EventStore {
   async #readSettled(after: LogPosition | undefined, maxCount: number | null): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
     const afterClause = after === undefined ? 'TRUE' : '(transaction_id, global_position) > ($1::text::xid8, $2::bigint)';
     const afterParams = after === undefined ? [] : [String(after.commit), String(after.prepare)];
-    const { rows } = await this.#sql.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events
-       WHERE ${afterClause} AND ${SETTLED}
-       ORDER BY transaction_id, global_position
-       LIMIT $${afterParams.length + 1}`,
+    // One round trip: the settled page, or, when it is empty, one row saying whether committed
+    // events wait behind an open transaction (held_back; then look again soon).
+    const { rows } = await this.#sql.query<EventRow & { held_back: boolean | null }>(
+      `WITH page AS (
+         SELECT ${EVENT_COLUMNS}, transaction_id, global_position FROM events
+         WHERE ${afterClause} AND ${SETTLED}
+         ORDER BY transaction_id, global_position
+         LIMIT $${afterParams.length + 1})
+       SELECT *, NULL::boolean AS held_back FROM page
+       UNION ALL
+       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXISTS (SELECT 1 FROM events WHERE ${afterClause})
+       WHERE NOT EXISTS (SELECT 1 FROM page)
+       ORDER BY transaction_id, global_position`,
       [...afterParams, maxCount],
     );
-    if (rows.length > 0) return { events: rows.map(toRecordedEvent), heldBack: false };
-    // Nothing settled: are committed events waiting behind an open transaction? Then look again soon.
-    const { rows: waiting } = await this.#sql.query<{ waiting: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE ${afterClause}) AS waiting`,
-      afterParams,
-    );
-    return { events: [], heldBack: waiting[0]?.waiting === true };
+    if (rows.length === 1 && rows[0]!.held_back !== null) return { events: [], heldBack: rows[0]!.held_back };
+    return { events: rows.map(toRecordedEvent), heldBack: false };
   }
 
   /**
