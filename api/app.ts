@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { clusterRoutes } from './cluster/routes';
 import type { AppDependencies } from './dependencies';
 import { authentication } from './http/authentication';
 import { handleError, handleNotFound } from './http/errors';
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   await app.register(auditRoutes, { deps });
   await app.register(custodyRoutes, { deps });
   await app.register(mobileBindingRoutes, { deps });
+  await app.register(clusterRoutes, { deps });
 
   const servesWebApp = options.webApp !== undefined && (await serveWebApp(app, options.webApp));
   if (!servesWebApp) app.setNotFoundHandler(handleNotFound);

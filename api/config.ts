@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MediaStorageSettings } from './media/storage-port';
@@ -46,6 +47,11 @@ const environmentSchema = z.object({
   RATE_LIMIT_BIDS: rateLimitSetting,
   RATE_LIMIT_UPLOADS: rateLimitSetting,
   RATE_LIMIT_BULK_IMPORT: rateLimitSetting,
+  /**
+   * Where the other API processes on this database reach this one, e.g. http://api-1:3000; 'auto':
+   * http://<this host's first non-loopback IPv4 address>:<PORT> (a container's own address).
+   */
+  INSTANCE_URL: z.union([z.literal('auto'), z.url({ protocol: /^https?$/ })]).optional(),
   /** GET /ready fails while more events than this wait in the log for the read models. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_READY_MAX_LAG_EVENTS),
 });
@@ -70,6 +76,8 @@ export interface Config {
   readonly rateLimits: RateLimits;
   /** How many events the read models may be behind the log before GET /ready says not ready. */
   readonly readyMaxLagEvents: number;
+  /** Where the other API processes reach this one (INSTANCE_URL); absent: no forwarding. */
+  readonly instanceUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +98,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  if (env.INSTANCE_URL && !env.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  INSTANCE_URL is for several processes sharing one database: it needs DATABASE_URL');
   }
   if (env.MEDIA_STORAGE === 's3' && !env.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3 needs S3_BUCKET (the bucket media are stored in)');
@@ -114,7 +125,17 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       bulkImport: env.RATE_LIMIT_BULK_IMPORT ?? DEFAULT_RATE_LIMITS.bulkImport,
     },
     readyMaxLagEvents: env.READY_MAX_LAG_EVENTS,
+    instanceUrl: env.INSTANCE_URL === 'auto' ? `http://${ownAddress()}:${env.PORT}` : env.INSTANCE_URL?.replace(/\/$/, ''),
   };
+}
+
+/** This host's first non-loopback IPv4 address: what the other containers on its network reach it at. */
+function ownAddress(): string {
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((candidate) => candidate?.family === 'IPv4' && !candidate.internal);
+  if (!address) throw new ConfigError('Invalid configuration:\n  INSTANCE_URL=auto, but this host has no network address besides loopback');
+  return address.address;
 }
 
 function mediaSettings(env: z.infer<typeof environmentSchema>): MediaStorageSettings {

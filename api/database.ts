@@ -5,11 +5,12 @@ import { migrateReadModels, type ReadModels } from '../projections';
 import { migrateApplicationTables } from './migrations';
 import type { AccountTables } from './accounts/schema';
 import type { AuditTables } from './audit/schema';
+import type { ClusterTables } from './cluster/schema';
 import type { MediaTables } from './media/schema';
 import type { NfcBindingLinkTables } from './mobile-binding/schema';
 
 /** Every table the API queries: read models (projections/) and the application's own (api/migrations/). */
-export type Database = ReadModels & AccountTables & AuditTables & MediaTables & NfcBindingLinkTables;
+export type Database = ReadModels & AccountTables & AuditTables & ClusterTables & MediaTables & NfcBindingLinkTables;
 
 /**
  * A kysely instance on the infrastructure's database, with its schema migrated. Do not call

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CommandHandler } from '../engine/application/command-handler';
+import type { AuctionCommandRouter } from './cluster/auction-command-router';
 import type { EventStore } from '../engine/eventstore/port';
 import type { SqlClient } from '../engine/postgres/sql-client';
 import type { ProjectionRunner } from '../projections';
@@ -16,6 +17,8 @@ export interface AppDependencies {
   readonly db: Kysely<Database>;
   readonly eventStore: EventStore;
   readonly commands: CommandHandler;
+  /** Bids and buy-nows: decided here, or forwarded to the process that owns their auction. */
+  readonly auctionCommands: AuctionCommandRouter;
   readonly projections: ProjectionRunner;
   /** The API's clock: commands are decided at `clock()`. */
   readonly clock: () => Date;

@@ -3,6 +3,8 @@ import type { Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, type LogPosition } from '../engine/eventstore/port';
 import { ProjectionRunner, type ReadModels } from '../projections';
 import type { Kysely } from 'kysely';
+import { AuctionCommandRouter } from './cluster/auction-command-router';
+import { AuctionOwners } from './cluster/auction-owners';
 import { openDatabase, type Database } from './database';
 import type { AppDependencies } from './dependencies';
 import type { Infrastructure } from './infrastructure';
@@ -30,6 +32,12 @@ export interface ServiceOptions {
   readonly lifecycle?: LifecycleOptions | false;
   /** GET /ready fails while the read models are more than this many events behind the log (READY_MAX_LAG_EVENTS). */
   readonly readyMaxLagEvents?: number;
+  /**
+   * Where the other API processes on this database reach this one (INSTANCE_URL): set, each hot
+   * auction is decided by one process and the others forward its bids there; absent, every
+   * process decides for itself.
+   */
+  readonly instanceUrl?: string | undefined;
 }
 
 /**
@@ -43,6 +51,9 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   // Every append goes through this one store, so that the metrics count them all.
   const eventStore = metrics.instrument(infrastructure.eventStore);
   const commands = new CommandHandler(eventStore);
+  const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, ...(options.log ? { log: options.log } : {}) }) : null;
+  owners?.start();
+  const auctionCommands = new AuctionCommandRouter({ commands, owners, secret: options.jwtSecret, observer: metrics.routingObserver, ...(options.log ? { log: options.log } : {}) });
   const projections = new ProjectionRunner(eventStore, db as unknown as Kysely<ReadModels>, { ...(options.log ? { log: options.log } : {}), observer: metrics.projectionObserver });
   await projections.start();
   const clock = options.clock ?? (() => new Date());
@@ -61,6 +72,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       db,
       eventStore,
       commands,
+      auctionCommands,
       projections,
       clock,
       jwtSecret: options.jwtSecret,
@@ -77,6 +89,9 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
     async stop() {
       // The worker first: its round in progress still needs the database and the projections.
       await lifecycle?.stop();
+      // Leases back before the hub and projections stop: the other processes take the auctions over at once.
+      await owners?.stop().catch(() => undefined);
+      await auctionCommands.close();
       await mediaSweeper.stop();
       await live.stop();
       await projections.stop();

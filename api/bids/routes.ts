@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { bidIdPattern, commandMetadata, type AuctionCommand } from '../../engine/domain';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
@@ -64,7 +63,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         },
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: idempotency.commandIdOf(request) }),
       };
-      const handled = await deps.metrics.countBid('bid', handleAuctionCommand(deps.commands, command));
+      const handled = await deps.metrics.countBid('bid', deps.auctionCommands.handle(command));
       return reply.code(201).send(presentPlacedBid(handled));
     },
   );
@@ -98,7 +97,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         data: { auctionId: request.body.auctionId, bidId: randomUUID() },
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: buyNowIdempotency.commandIdOf(request) }),
       };
-      return reply.code(201).send(presentPurchase(await deps.metrics.countBid('buy_now', handleAuctionCommand(deps.commands, command))));
+      return reply.code(201).send(presentPurchase(await deps.metrics.countBid('buy_now', deps.auctionCommands.handle(command))));
     },
   );
 

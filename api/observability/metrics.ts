@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { RoutingObserver } from '../cluster/auction-command-router';
 import { ConcurrencyConflictError } from '../../engine/application/command-handler';
 import { DomainError } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
@@ -64,6 +65,18 @@ export class Metrics {
     labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
+
+  readonly #auctionCommands = new Counter({
+    name: 'provenance_auction_commands_total',
+    help: 'Bids and buy-nows by where they were decided: local (here), forwarded (to the process owning the auction), fallback (here, the owner unreachable)',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  /** Counts where bids were decided; the auction command router tells it. */
+  readonly routingObserver: RoutingObserver = {
+    routed: (route) => this.#auctionCommands.inc({ route }),
+  };
 
   /** Counts events the read models have applied; the projection runner tells it. */
   readonly projectionObserver: ProjectionObserver = {

@@ -103,6 +103,8 @@ export async function startProductServer(settings: ServerSettings): Promise<Prod
     DATA_DIR: settings.dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
+    // Replicas reach each other here: a hot auction is decided by one of them, the others forward its bids.
+    INSTANCE_URL: `http://127.0.0.1:${port}`,
     JWT_SECRET: settings.jwtSecret,
     SEED_ADMIN_EMAIL: settings.admin.email,
     SEED_ADMIN_PASSWORD: settings.admin.password,

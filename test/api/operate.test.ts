@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app';
@@ -162,6 +162,16 @@ describe('npm start on a taken port', () => {
   it('defaults HOST to 127.0.0.1', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('reads INSTANCE_URL: none by default, a given address, or auto (this host on PORT); only with a shared DATABASE_URL', () => {
+    const DATABASE_URL = 'postgres://postgres@db:5432/provenance';
+    expect(loadConfig({ DATABASE_URL }).instanceUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL, INSTANCE_URL: 'http://api-1:3000/' }).instanceUrl).toBe('http://api-1:3000');
+    const addresses = Object.values(networkInterfaces()).flat().filter((address) => address?.family === 'IPv4' && !address.internal);
+    if (addresses.length > 0) expect(loadConfig({ DATABASE_URL, INSTANCE_URL: 'auto', PORT: '8080' }).instanceUrl).toBe(`http://${addresses[0]!.address}:8080`);
+    expect(() => loadConfig({ INSTANCE_URL: 'http://api-1:3000' })).toThrow('INSTANCE_URL is for several processes sharing one database: it needs DATABASE_URL');
+    expect(() => loadConfig({ DATABASE_URL, INSTANCE_URL: 'api-1:3000' })).toThrow('INSTANCE_URL');
   });
 });
 

@@ -14,6 +14,7 @@ import { openServices, type ServiceOptions } from '../../api/services';
 import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
+import { freePort } from '../../scripts/free-port';
 import { createTestSchema, TEST_DATABASE_URL } from './postgres';
 
 export type ApiBackend = 'PGlite' | 'PostgreSQL';
@@ -73,7 +74,8 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
 
 /**
  * A real API on a real database, listening on a free port. Pass `sharing` to start a second API
- * process on the first one's database.
+ * process on the first one's database, and `forwarding` to give each its INSTANCE_URL (each hot
+ * auction then decided by one of them, the other forwarding its bids there).
  */
 export async function startTestApi(
   backend: ApiBackend,
@@ -82,6 +84,7 @@ export async function startTestApi(
     clock?: () => Date;
     services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media'>;
     rateLimits?: Partial<RateLimits>;
+    forwarding?: boolean;
   } = {},
 ): Promise<TestApi> {
   const ownsStorage = !options.sharing;
@@ -91,13 +94,14 @@ export async function startTestApi(
   let services: Awaited<ReturnType<typeof openServices>> | undefined;
   let app: FastifyInstance | undefined;
   let url: string;
+  const port = options.forwarding ? await freePort() : 0;
   try {
     services = await openServices(
       { database: connection.sql, eventStore: connection.store },
-      { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...options.services, ...(options.clock ? { clock: options.clock } : {}) },
+      { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...options.services, ...(options.clock ? { clock: options.clock } : {}), ...(options.forwarding ? { instanceUrl: `http://127.0.0.1:${port}` } : {}) },
     );
     app = await buildApp(services.deps, { rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits } });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    url = await app.listen({ port, host: '127.0.0.1' });
   } catch (error) {
     // A failed start must not leave a schema or a folder behind.
     await app?.close().catch(() => undefined);
