@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRODUCT_STREAM_PREFIXES } from '../engine/domain/catalogue';
 import type { EventStore } from '../engine/eventstore/port';
 import { PostgresEventStore } from '../engine/eventstore/postgres/postgres-event-store';
 import { NodePostgresClient, PGliteClient, type SqlClient } from '../engine/postgres/sql-client';
@@ -63,5 +64,6 @@ export async function openInfrastructure(config: Config): Promise<Infrastructure
 /** The KurrentDB client brings a gRPC stack of some 26 MB: loaded only when EVENTSTORE_URL asks for it. */
 async function openKurrentDb(connectionString: string): Promise<EventStore> {
   const { KurrentDbEventStore } = await import('../engine/eventstore/kurrentdb/store');
-  return KurrentDbEventStore.fromConnectionString(connectionString);
+  // $all is shared: the product reads and follows only its own streams.
+  return KurrentDbEventStore.fromConnectionString(connectionString, { streamPrefixes: PRODUCT_STREAM_PREFIXES });
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ForeignEventFilter } from '../engine/application/foreign-events';
 import { consoleLogger, type Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, positionToString, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../engine/eventstore/port';
 import { auctionsProjection } from './auctions/auctions-projection';
@@ -30,6 +31,7 @@ export class ProjectionRunner {
   readonly #log: Logger;
   readonly #observer: ProjectionObserver | undefined;
   readonly #batchSize: number | undefined;
+  readonly #foreign: ForeignEventFilter;
   #subscription: Subscription | undefined;
   #stopped = false;
   #position: LogPosition = START;
@@ -43,6 +45,7 @@ export class ProjectionRunner {
     this.#log = options.log ?? consoleLogger;
     this.#observer = options.observer;
     this.#batchSize = options.batchSize;
+    this.#foreign = new ForeignEventFilter('the projections', this.#log);
   }
 
   async start(): Promise<void> {
@@ -96,6 +99,8 @@ export class ProjectionRunner {
 
   async #apply(batch: readonly RecordedEvent[]): Promise<void> {
     const last = batch.at(-1)!.position;
+    // Foreign events are not applied, but the checkpoints still move past them.
+    const ours = this.#foreign.keep(batch);
     const applied = await this.#db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('projection_checkpoints')
@@ -105,14 +110,14 @@ export class ProjectionRunner {
         .execute();
       const checkpoints = new Map(rows.map((row) => [row.name, parsePosition(row.position)]));
       const checkpointOf = (projection: Projection) => checkpoints.get(projection.name) ?? START;
-      for (const run of runsOf(batch)) {
+      for (const run of runsOf(ours)) {
         for (const projection of this.#projections) {
           const behind = run.filter((recorded) => comparePositions(recorded.position, checkpointOf(projection)) > 0);
           if (behind.length > 0) await projection.applyBatch(trx, behind.map(asProjectedEvent));
         }
       }
       const lowest = this.#projections.map(checkpointOf).sort(comparePositions)[0] ?? START;
-      const newEvents = batch.filter((recorded) => comparePositions(recorded.position, lowest) > 0).length;
+      const newEvents = ours.filter((recorded) => comparePositions(recorded.position, lowest) > 0).length;
       const advanced = this.#projections.filter((p) => comparePositions(last, checkpointOf(p)) > 0).map((p) => p.name);
       if (advanced.length > 0) {
         await trx

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { parsePosition, positionToString, type EventStore, type LogQuery, type RecordedEvent } from '../../engine/eventstore/port';
+import { isProductEvent } from '../../engine/domain';
 import { AUDIT_CSV_COLUMNS, type AuditEvent, type AuditEventPage, type LogFilter } from '../contracts/audit';
 
 /** Events per read of the store while exporting: memory stays flat whatever the log's size. */
@@ -32,9 +33,10 @@ export function presentEvent(event: RecordedEvent): AuditEvent {
   };
 }
 
+/** Only this product's events (isProductEvent): a page may hold fewer than the limit; `next` still goes on from the last read. */
 export async function queryLogPage(store: EventStore, query: LogQuery): Promise<AuditEventPage> {
   const page = await store.queryLog(query);
-  return { events: page.events.map(presentEvent), next: page.next === null ? null : positionToString(page.next) };
+  return { events: page.events.filter(isProductEvent).map(presentEvent), next: page.next === null ? null : positionToString(page.next) };
 }
 
 /** Every matching event, one page of the store at a time, as the consumer pulls them. */
@@ -42,7 +44,7 @@ async function* matchingEvents(store: EventStore, query: LogQuery): AsyncGenerat
   let next: LogQuery = { ...query, limit: EXPORT_PAGE };
   for (;;) {
     const page = await store.queryLog(next);
-    for (const event of page.events) yield presentEvent(event);
+    for (const event of page.events.filter(isProductEvent)) yield presentEvent(event);
     if (page.next === null) return;
     next = { ...next, after: page.next };
   }

@@ -4,6 +4,7 @@ import {
   auctionStreamId,
   auctionTimeline,
   incrementBands,
+  isProductEvent,
   type AuctionEvent,
   type AuctionLogEntry,
   type AuctionSummary,
@@ -19,10 +20,9 @@ import { toDollars, toDollarsOrNull } from '../http/money';
  * merged in log order, and handed to the engine, which decides every figure and every word.
  */
 export async function readAuctionTimeline(store: EventStore, auctionId: string, asOf: number | string | undefined): Promise<AuctionTimeline> {
-  const [events, rejections] = await Promise.all([
-    store.readStream(auctionStreamId(auctionId)),
-    store.readStream(auctionRejectionsStreamId(auctionId)),
-  ]);
+  const [events, rejections] = await Promise.all(
+    [auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId)].map(async (streamId) => (await store.readStream(streamId)).filter(isProductEvent)),
+  ) as [RecordedEvent[], RecordedEvent[]];
   const entries = [...events.map(eventEntry), ...rejections.map(refusalEntry)].sort((a, b) => comparePositions(a.position, b.position));
   // Maxima were private while the auction ran; once it is over they explain why each bid lost.
   const revealMaxima = events.some((event) => event.type === 'AuctionClosed' || event.type === 'AuctionCancelled');

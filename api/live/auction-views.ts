@@ -5,10 +5,18 @@ import {
   evolveAuctionSummary,
   fold,
   initialAuctionSummary,
+  isProductEvent,
   type AuctionEvent,
   type AuctionSummary,
 } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
+
+export interface AppliedEvent {
+  /** The summary with the event folded in. */
+  readonly view: AuctionSummary;
+  /** The summary just before the event; undefined when the view came from a read of the stream. */
+  readonly before: AuctionSummary | undefined;
+}
 
 /**
  * Summaries of the auctions the hub has spoken about (the engine's AuctionSummary: what the hub
@@ -33,7 +41,7 @@ export class AuctionViews {
       return known;
     }
     const recorded = await this.store.readStream(auctionStreamId(auctionId));
-    const summary = fold(auctionSummaryView, recorded.map((event) => asEngineEvent(event) as AuctionEvent));
+    const summary = fold(auctionSummaryView, recorded.filter(isProductEvent).map((event) => asEngineEvent(event) as AuctionEvent));
     if (summary.status === 'UNSCHEDULED') return null;
     this.#touch(auctionId, summary);
     return summary;
@@ -41,13 +49,15 @@ export class AuctionViews {
 
   /**
    * Brings a known summary up to `event`, the auction stream's event at `revision` (the stream's
-   * first event starts one); returns it, or undefined when the summary is not known.
+   * first event starts one); returns it, with the summary just before the event when it was folded
+   * in now; undefined when the summary is not known.
    */
-  apply(event: AuctionEvent, revision: number): AuctionSummary | undefined {
+  apply(event: AuctionEvent, revision: number): AppliedEvent | undefined {
     const { auctionId } = event.data;
     const known = this.#views.get(auctionId);
     const version = known?.version ?? 0;
-    if (revision < version) return known; // the stream read had already included it
+    // The stream read had already included it, and the rest of the append that wrote it.
+    if (revision < version) return known && { view: known, before: undefined };
     if (revision > version) {
       // Not known, or events were missed: the stream is read when the summary is next needed.
       this.#views.delete(auctionId);
@@ -56,7 +66,7 @@ export class AuctionViews {
     const next = evolveAuctionSummary(known ?? initialAuctionSummary, event);
     if (next.status === 'UNSCHEDULED') return undefined;
     this.#touch(auctionId, next);
-    return next;
+    return { view: next, before: known };
   }
 
   #touch(auctionId: string, summary: AuctionSummary): void {

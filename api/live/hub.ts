@@ -1,10 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RawData, WebSocket } from 'ws';
+import { ForeignEventFilter } from '../../engine/application/foreign-events';
 import { consoleLogger, type Logger } from '../../engine/application/logger';
 import { asEngineEvent } from '../../engine/application/messages';
-import { assertNever, autoBidId, minimumNextBid, type AuctionEvent, type AuctionEventOf, type AuctionSummary } from '../../engine/domain';
+import { assertNever, autoBidId, endsAtAfterBid, minimumNextBid, type AuctionEvent } from '../../engine/domain';
 import { comparePositions, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../../engine/eventstore/port';
-import { AuctionViews } from './auction-views';
+import { AuctionViews, type AppliedEvent } from './auction-views';
 import { clientMessageSchema, MALFORMED_MESSAGE, type ServerMessage } from '../contracts/live';
 import { toDollars } from '../http/money';
 import { presentAuctionSummary } from '../listings/presenters';
@@ -80,6 +81,7 @@ const AUCTION_EVENT_TYPES: ReadonlySet<string> = new Set<AuctionEvent['type']>([
 export class LiveHub {
   readonly #store: EventStore;
   readonly #log: Logger;
+  readonly #foreign: ForeignEventFilter;
   readonly #maxConnections: number;
   readonly #maxSubscriptions: number;
   readonly #maxBufferedBytes: number;
@@ -101,6 +103,7 @@ export class LiveHub {
   constructor(store: EventStore, options: LiveHubOptions = {}, log: Logger = consoleLogger) {
     this.#store = store;
     this.#log = log;
+    this.#foreign = new ForeignEventFilter('the live hub', log);
     this.#maxConnections = options.maxConnections ?? 10_000;
     this.#maxSubscriptions = options.maxSubscriptionsPerSocket ?? 50;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
@@ -303,9 +306,10 @@ export class LiveHub {
       const recorded = batch[index]!;
       this.#position = recorded.position;
       if (!recorded.streamId.startsWith('auction-') || !AUCTION_EVENT_TYPES.has(recorded.type)) continue;
+      if (this.#foreign.keep([recorded]).length === 0) continue;
       const event = asEngineEvent(recorded) as AuctionEvent;
       try {
-        await this.#announce(event, recorded.revision, batch[index + 1]);
+        await this.#announce(event, recorded.revision);
       } catch (error) {
         // One auction's trouble (its stream unreadable for a moment) must not stop the others' news.
         this.#log.error({ err: error, eventId: recorded.id }, 'live hub: could not announce an event');
@@ -313,27 +317,29 @@ export class LiveHub {
     }
   }
 
-  async #announce(event: AuctionEvent, revision: number, next: RecordedEvent | undefined): Promise<void> {
+  async #announce(event: AuctionEvent, revision: number): Promise<void> {
     const { auctionId } = event.data;
-    let view = this.#views.apply(event, revision);
+    let applied = this.#views.apply(event, revision);
     const watchers = this.#watchers.get(auctionId);
     if (!watchers || watchers.size === 0) return;
-    if (!view) {
+    if (!applied) {
       if ((await this.#views.get(auctionId)) === null) return;
-      view = this.#views.apply(event, revision);
-      if (!view) return;
+      applied = this.#views.apply(event, revision);
+      if (!applied) return;
     }
     // The watchers are looked up again by #broadcast: a socket may have gone while the view was being read.
-    for (const message of messagesFor(event, view, next, this.#clock())) await this.#broadcast(auctionId, message);
+    for (const message of messagesFor(event, applied, this.#clock())) await this.#broadcast(auctionId, message);
   }
 }
 
 /**
  * The public messages an event makes. A bid and each automatic bid answering it are one
  * bid_placed each, all carrying the standing after the exchange. A leader raising their maximum is
- * private; only the automatic bid that a met reserve forces becomes public.
+ * private; only the automatic bid that a met reserve forces becomes public. Each message is worded
+ * from the event and the summaries around it alone, never from the events next to it in a batch: a
+ * store may hand over one append in several batches.
  */
-export function messagesFor(event: AuctionEvent, view: AuctionSummary, next: RecordedEvent | undefined, now: Date): ServerMessage[] {
+export function messagesFor(event: AuctionEvent, { view, before }: AppliedEvent, now: Date): ServerMessage[] {
   const { auctionId } = event.data;
   // The view may already be ahead of this event (read from the stream): a client keeps the newer.
   const auction = presentAuctionSummary(view, now);
@@ -345,10 +351,9 @@ export function messagesFor(event: AuctionEvent, view: AuctionSummary, next: Rec
     case 'BidPlaced':
     case 'MaximumBidRaised': {
       const { bidId, bidderId, amount, placedAt, autoBids, standing } = event.data;
-      // A soft-close extension is decided with the bid and appended right after it.
-      const following = next?.type === 'AuctionExtended' ? (asEngineEvent(next) as AuctionEventOf<'AuctionExtended'>) : undefined;
-      const extended = following?.data.auctionId === auctionId && following.data.triggeredByBidId === bidId;
-      const endsAt = extended ? following.data.endsAt : view.endsAt;
+      // The end this bid's decision made (a soft-close extension is appended after it); a view read
+      // from the stream already holds the whole append.
+      const endsAt = before ? endsAtAfterBid(before, event) : view.endsAt;
       const auctionData = {
         currentPrice: toDollars(standing.price),
         currentLeaderId: standing.leaderId,

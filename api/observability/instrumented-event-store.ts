@@ -1,20 +1,5 @@
-import {
-  WrongExpectedRevisionError,
-  type AppendRequest,
-  type AppendResult,
-  type BatchHandler,
-  type EventStore,
-  type ExpectedRevision,
-  type LogQuery,
-  type LogQueryPage,
-  type LogPosition,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-} from '../../engine/eventstore/port';
+import { DelegatingEventStore } from '../../engine/eventstore/delegating';
+import { WrongExpectedRevisionError, type AppendRequest, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent } from '../../engine/eventstore/port';
 
 export interface AppendObserver {
   /** A successful append of `events` events (to one stream or several at once). */
@@ -29,46 +14,21 @@ export interface AppendObserver {
  * An event store that tells `observer` how each append went and otherwise does exactly what the
  * store it wraps does: the engine's adapters stay free of metrics.
  */
-export class InstrumentedEventStore implements EventStore {
-  readonly #store: EventStore;
+export class InstrumentedEventStore extends DelegatingEventStore {
   readonly #observer: AppendObserver;
 
   constructor(store: EventStore, observer: AppendObserver) {
-    this.#store = store;
+    super(store);
     this.#observer = observer;
   }
 
-  appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-    return this.#observe(events.length, () => this.#store.appendToStream(streamId, events, options));
+  override appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    return this.#observe(events.length, () => this.inner.appendToStream(streamId, events, options));
   }
 
-  appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+  override appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
     const events = requests.reduce((sum, request) => sum + request.events.length, 0);
-    return this.#observe(events, () => this.#store.appendToStreams(requests));
-  }
-
-  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    return this.#store.readStream(streamId, options);
-  }
-
-  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.#store.readAll(options);
-  }
-
-  queryLog(query: LogQuery): Promise<LogQueryPage> {
-    return this.#store.queryLog(query);
-  }
-
-  subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
-    return this.#store.subscribeToAll(options, handler);
-  }
-
-  headPosition(): Promise<LogPosition | null> {
-    return this.#store.headPosition();
-  }
-
-  close(): Promise<void> {
-    return this.#store.close();
+    return this.#observe(events, () => this.inner.appendToStreams(requests));
   }
 
   async #observe<T>(events: number, append: () => Promise<T>): Promise<T> {

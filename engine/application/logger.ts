@@ -1,10 +1,15 @@
 /**
  * What the long-running parts (projection runner, live hub, lifecycle worker, media sweeper) report
- * their failures through: pino's `error(details, message)`, so the API's logger fits as it is.
+ * through: pino's `error(details, message)` and `warn(details, message)`, so the API's logger fits
+ * as it is.
  */
 export interface Logger {
   error(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
 
 /** For a part started without the API's logger (scripts, tests). */
-export const consoleLogger: Logger = { error: (details, message) => console.error(message, details) };
+export const consoleLogger: Logger = {
+  error: (details, message) => console.error(message, details),
+  warn: (details, message) => console.warn(message, details),
+};

@@ -17,3 +17,4 @@ export * from './nfc-tag/nfc-tag';
 export * from './binding';
 export * from './publication';
 export * from './listing/slug-claim';
+export * from './catalogue';

@@ -24,6 +24,13 @@ describe('AuctionViews', () => {
     expect(await views.get(AUCTION_ID)).toEqual(fold(auctionSummaryView, history));
   });
 
+  it('gives each event it folds in with the summary just before it', async () => {
+    const views = new AuctionViews(await storeWith([]));
+    const applied = history.map((event, revision) => views.apply(event, revision)!);
+    expect(applied[0]!.before).toBeUndefined();
+    for (let revision = 1; revision < history.length; revision++) expect(applied[revision]!.before).toBe(applied[revision - 1]!.view);
+  });
+
   it('knows nothing of an auction whose first event it did not see', async () => {
     const views = new AuctionViews(await storeWith([]));
     expect(views.apply(history[2]!, 2)).toBeUndefined();
@@ -34,8 +41,8 @@ describe('AuctionViews', () => {
     const read = await views.get(AUCTION_ID);
     expect(read).toMatchObject({ bidCount: 2, version: 4, price: 7_000 });
     // The hub's subscription delivers the same events after the read: nothing is counted twice.
-    expect(views.apply(history[2]!, 2)).toBe(read);
-    expect(views.apply(history[3]!, 3)).toBe(read);
+    expect(views.apply(history[2]!, 2)).toEqual({ view: read, before: undefined });
+    expect(views.apply(history[3]!, 3)).toEqual({ view: read, before: undefined });
   });
 
   it('forgets a summary that missed events, and reads the stream again when next asked', async () => {

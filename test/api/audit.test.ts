@@ -3,7 +3,9 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparePositions, positionToString, type RecordedEvent } from '../../engine/eventstore/port';
 import type { AuditEvent } from '../../api/contracts/audit';
+import { auctionRejectionsStreamId } from '../../engine/domain';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
+import { foreignEvent } from '../support/log-shapes';
 import { createMarketplaceListing } from '../support/marketplace';
 
 type Account = Awaited<ReturnType<TestApi['signUp']>>;
@@ -205,10 +207,24 @@ describe.each(API_BACKENDS)('the audit API on %s', (backend) => {
   });
 
   it('streams an export of 100,000 events with flat memory (figures in the output)', { timeout: 300_000 }, async () => {
-    const stream = `loadtest-${randomUUID()}`;
+    // The product's own kind of events (its streams, types and metadata): the export leaves out any other.
+    const loadAuctionId = randomUUID();
+    const stream = auctionRejectionsStreamId(loadAuctionId);
+    const rejection = (n: number) => ({
+      auctionId: loadAuctionId,
+      bidId: `load-${n}`,
+      bidderId: 'load',
+      attempt: 'BID',
+      amount: 100 + n,
+      maximum: null,
+      attemptedAt: new Date().toISOString(),
+      code: 'AUCTION_NOT_FOUND',
+      message: '=not a formula',
+      priceAtAttempt: null,
+    });
     const metadata = { actorId: 'load', actorRoles: ['SYSTEM'], occurredAt: new Date().toISOString(), correlationId: 'load', commandId: 'load' };
     for (let batch = 0; batch < 100; batch++) {
-      const events = Array.from({ length: 1000 }, (_, i) => ({ id: randomUUID(), type: 'LoadTestEvent', data: { n: batch * 1000 + i, note: '=not a formula' }, metadata }));
+      const events = Array.from({ length: 1000 }, (_, i) => ({ id: randomUUID(), type: 'BidRejected', data: rejection(batch * 1000 + i), metadata }));
       await api.deps.eventStore.appendToStream(stream, events, { expectedRevision: batch === 0 ? 'no_stream' : batch * 1000 - 1 });
     }
     const response = await fetch(`${api.url}/api/audit/events/export?stream=${stream}&format=csv`, { headers: { authorization: `Bearer ${auditor.tokens.accessToken}` } });
@@ -232,5 +248,19 @@ describe.each(API_BACKENDS)('the audit API on %s', (backend) => {
       `[${backend}] export of 100,000 events as CSV: ${(bytes / 1e6).toFixed(1)} MB streamed; ` +
         `process RSS ${(baseline / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB while streaming (+${((peak - baseline) / 1e6).toFixed(0)} MB)`,
     );
+  });
+
+  it("leaves out another writer's events from queries and exports, and still pages past them", async () => {
+    await api.deps.eventStore.appendToStream(`inventory-${randomUUID()}`, [foreignEvent(), foreignEvent()], { expectedRevision: 'any' });
+    await api.deps.eventStore.appendToStream(auctionRejectionsStreamId(auctionId), [{ ...foreignEvent(), type: 'Annotated', metadata: null }], { expectedRevision: 'any' });
+    const inventory = await read('/api/audit/events?category=inventory');
+    expect([inventory.status, inventory.body.events]).toEqual([200, []]);
+    const rejections = await read(`/api/audit/events?stream=${auctionRejectionsStreamId(auctionId)}`);
+    expect(rejections.status).toBe(200);
+    expect(rejections.body.events.map((event: AuditEvent) => event.type)).toEqual(['BidRejected']);
+    const exported = await read('/api/audit/events/export?format=ndjson&category=inventory');
+    expect([exported.status, exported.body]).toEqual([200, undefined]); // an empty file
+    const timeline = await read(`/api/audit/auctions/${auctionId}/timeline`);
+    expect(timeline.status).toBe(200);
   });
 });

@@ -10,6 +10,7 @@ import { serverMessageSchema } from '../../api/contracts/live';
 import { handleAuctionCommand } from '../../engine/application/auction-commands';
 import { FLAT_ONE_DOLLAR, type Actor, type AuctionCommand, type AuctionRules, type CommandMetadata } from '../../engine/domain';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
+import { foreignEvent } from '../support/log-shapes';
 
 // ---- fixture: auctions and bids straight through the engine ------------------------------------
 
@@ -282,6 +283,15 @@ describe.each(API_BACKENDS)('live bidding over /ws/bidding on %s', (backend) => 
 
     // Messages arrive in log order: had the first bid been sent, it would come first.
     expect((await client.next()).bidData.bidId).toBe(bidId);
+  });
+
+  it("keeps announcing after another writer's events in the log: in a stream of its own, or of a foreign type in an auction's", async () => {
+    const client = await connect();
+    const { auctionId } = await watchNewAuction(api.deps, [client]);
+    await api.deps.eventStore.appendToStream(`inventory-${randomUUID()}`, [foreignEvent()], { expectedRevision: 'any' });
+    await api.deps.eventStore.appendToStream(`auction-${randomUUID()}`, [{ ...foreignEvent(), type: 'BidPlaced', metadata: null }], { expectedRevision: 'any' });
+    const { bidId } = await placeBid(api.deps, auctionId, 'buyer-ann', 5_100);
+    expect(await client.next()).toMatchObject({ type: 'bid_placed', auctionId, bidData: { bidId, amount: 51 } });
   });
 
   it('stops sending an auction after unsubscribe', async () => {

@@ -8,6 +8,7 @@ import {
   bidIdPattern,
   buyNowAvailable,
   effectiveStatus,
+  endsAtAfterBid,
   evolveAuctionSummary,
   fold,
   hasEndedAt,
@@ -15,6 +16,7 @@ import {
   minimumNextBid,
   takesBidsAt,
   type AuctionEvent,
+  type AuctionEventOf,
   type AuctionSummary,
   type AuctionSummaryState,
 } from '../../engine/domain';
@@ -233,6 +235,20 @@ describe('effective status', () => {
 });
 
 describe('automatic bid ids', () => {
+  test('a bid inside the soft-close window: the end its decision made, from the summary before it, without its AuctionExtended', () => {
+    const softClose = { windowSeconds: 600, latestEndsAt: plusSeconds(ENDS_AT, 3_600) };
+    const late = plusSeconds(ENDS_AT, -60);
+    const endsAfter = (rules: Parameters<typeof liveAuction>[0], at: string) => {
+      const history = after(liveAuction(rules), placeBid('alice', 6_000, { at }));
+      const bid = history[2] as AuctionEventOf<'BidPlaced'>;
+      return { types: history.map((event) => event.type), endsAt: endsAtAfterBid(given(history.slice(0, 2)).then({ status: 'ACTIVE', version: 2 }), bid) };
+    };
+    expect(endsAfter({ softClose }, late)).toEqual({ types: ['AuctionScheduled', 'AuctionOpened', 'BidPlaced', 'AuctionExtended'], endsAt: plusSeconds(late, 600) });
+    // Outside the window, or up against the cap, nothing moves.
+    expect(endsAfter({ softClose }, plusSeconds(ENDS_AT, -601)).endsAt).toBe(ENDS_AT);
+    expect(endsAfter({ softClose: { windowSeconds: 600, latestEndsAt: ENDS_AT } }, late).endsAt).toBe(ENDS_AT);
+  });
+
   test('"{bidId}/auto/{n}", recognised with the submission ids a route accepts', () => {
     expect(autoBidId('bid-1', 2)).toBe('bid-1/auto/2');
     const pattern = bidIdPattern('bid-[0-9]+');
@@ -242,6 +258,23 @@ describe('automatic bid ids', () => {
 });
 
 describe('auction summary properties', () => {
+  test("from the summary just before a command's bid event, endsAtAfterBid gives the end the whole command made", () => {
+    fc.assert(
+      fc.property(auctionScenarioArb, (scenario) => {
+        const run = runAuction(scenario);
+        let summary: AuctionSummaryState = initialAuctionSummary;
+        for (const record of run.records) {
+          for (const event of record.events) {
+            if ((event.type === 'BidPlaced' || event.type === 'MaximumBidRaised') && summary.status !== 'UNSCHEDULED') {
+              expect(endsAtAfterBid(summary, event)).toBe(scheduled(record.after).endsAt);
+            }
+            summary = evolveAuctionSummary(summary, event);
+          }
+        }
+      }),
+    );
+  });
+
   test('after every command of a random auction, the summary agrees with the decider\'s state', () => {
     fc.assert(
       fc.property(auctionScenarioArb, (scenario) => {

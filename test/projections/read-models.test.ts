@@ -5,6 +5,7 @@ import { handleAuctionCommand } from '../../engine/application/auction-commands'
 import { CommandHandler } from '../../engine/application/command-handler';
 import { handleTagBinding } from '../../engine/application/tag-binding';
 import {
+  auctionStreamId,
   EBAY_INCREMENTS,
   FLAT_ONE_DOLLAR,
   listingDecider,
@@ -18,10 +19,12 @@ import {
 } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
 import { createKysely } from '../../engine/postgres/kysely-dialect';
+import { InMemoryEventStore } from '../../engine/eventstore/memory';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { migrateReadModels, ProjectionRunner, rebuildReadModels, type ReadModels } from '../../projections';
 import { listingDetails } from '../engine/fixtures';
+import { foreignEvent, logShapeFromEnv, shapedStore } from '../support/log-shapes';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
 
 const admin: Actor = { userId: 'admin-1', roles: ['ADMIN'] };
@@ -38,10 +41,18 @@ interface Backend {
 }
 const backends: Backend[] = [
   {
+    name: 'the memory store (read models on PGlite)',
+    open: async () => {
+      const sql = await PGliteClient.open();
+      const store = shapedStore(new InMemoryEventStore(), logShapeFromEnv());
+      return { sql, store, close: async () => { await store.close(); await sql.close(); } };
+    },
+  },
+  {
     name: 'PGlite',
     open: async () => {
       const sql = await PGliteClient.open();
-      const store = await PostgresEventStore.open(sql);
+      const store = shapedStore(await PostgresEventStore.open(sql), logShapeFromEnv());
       return { sql, store, close: async () => { await store.close(); await sql.close(); } };
     },
   },
@@ -53,7 +64,7 @@ if (databaseUrl) {
     open: async () => {
       const schema = await createTestSchema(databaseUrl);
       const sql = schema.client();
-      const store = await PostgresEventStore.open(sql, { channel: `events_${schema.schema}` });
+      const store = shapedStore(await PostgresEventStore.open(sql, { channel: `events_${schema.schema}` }), logShapeFromEnv());
       return { sql, store, close: async () => { await store.close(); await schema.drop(); } };
     },
   });
@@ -174,6 +185,28 @@ describe.each(backends)('read models on $name', (backend) => {
     const after = await snapshot(db);
     expect(after.auctions).toHaveLength(before.auctions.length + 1);
     expect(after.bids).toEqual(before.bids);
+  });
+
+  it("skips another writer's events in the middle of the log, live and in a rebuild, and still catches up", async () => {
+    const before = await snapshot(db);
+    await opened.store.appendToStream(`inventory-${randomUUID()}`, [foreignEvent(), foreignEvent()], { expectedRevision: 'any' });
+    await opened.store.appendToStream(auctionStreamId(randomUUID()), [{ ...foreignEvent(), type: 'AuctionScheduled', metadata: null }], { expectedRevision: 'any' });
+    const later = randomUUID();
+    await handleAuctionCommand(handler, {
+      type: 'ScheduleAuction',
+      data: { auctionId: later, listingId: randomUUID(), sellerId: 'admin-1', startsAt: at(100), endsAt: at(200), rules: { currency: 'USD', startingPrice: 100, incrementTable: FLAT_ONE_DOLLAR, softClose: null, reservePrice: null, buyNowPrice: null } },
+      metadata: meta(admin, at(90)),
+    });
+    await handleAuctionCommand(handler, { type: 'PlaceBid', data: { auctionId: later, bidId: randomUUID(), amount: 500, maximum: null }, metadata: meta(buyer('erin'), at(101)) });
+    await runner.caughtUp();
+    const live = await snapshot(db);
+    expect(live.auctions).toHaveLength(before.auctions.length + 1);
+    expect(live.bids).toHaveLength(before.bids.length + 1);
+    expect(live.auctions.map((row) => row.id)).toContain(later);
+    await runner.stop();
+    await rebuildReadModels(opened.store, db);
+    expect(await snapshot(db)).toEqual(live);
+    await runner.start();
   });
 
   it('rebuilds identical rows from the log', async () => {

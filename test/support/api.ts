@@ -15,6 +15,7 @@ import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { freePort } from '../../scripts/free-port';
+import { logShapeFromEnv, shapedStore } from './log-shapes';
 import { createTestSchema, TEST_DATABASE_URL } from './postgres';
 
 export type ApiBackend = 'PGlite' | 'PostgreSQL';
@@ -47,14 +48,16 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
+/** The store as TEST_LOG_SHAPE shapes it (log-shapes.ts): what other adapters do to batches and to $all. */
 async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
+  const shape = logShapeFromEnv();
   if (backend === 'PGlite') {
     // One in-process database; "another process" shares the instance, as it would share a server.
     const sql = await PGliteClient.open();
     return {
       backend,
       connect: async () => {
-        const store = await PostgresEventStore.open(sql);
+        const store = shapedStore(await PostgresEventStore.open(sql), shape);
         return { sql, store, close: () => store.close() };
       },
       drop: () => sql.close(),
@@ -65,7 +68,7 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
     backend,
     connect: async () => {
       const sql = schema.client();
-      const store = await PostgresEventStore.open(sql, { channel: `events_${schema.schema}` });
+      const store = shapedStore(await PostgresEventStore.open(sql, { channel: `events_${schema.schema}` }), shape);
       return { sql, store, close: async () => { await store.close(); await sql.close(); } };
     },
     drop: () => schema.drop(),

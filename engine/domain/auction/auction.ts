@@ -360,20 +360,29 @@ function activeAt(
   return { before: evolveAuction(live, opening) as OpenState, opening: [opening] };
 }
 
-/** An accepted, price-changing bid inside the window moves the end to now + window, up to the cap. */
-function softCloseExtension(command: AuctionCommandOf<'PlaceBid'>, live: OpenState, bidId: string): AuctionEvent[] {
-  const softClose = live.facts.rules.softClose;
-  if (softClose === null) return [];
-  const now = toMillis(command.metadata.now);
-  const end = toMillis(live.endsAt);
+/**
+ * The soft-close rule: an accepted, price-changing bid at `at` inside the window moves the end to
+ * `at` + window, up to the cap. The new end, or null when the bid does not move it. Whoever folds
+ * a bid event can ask it too, and know the end the bid made before its AuctionExtended arrives.
+ */
+export function softCloseEndAfterBid(rules: AuctionRules, endsAt: Instant, at: Instant): Instant | null {
+  const { softClose } = rules;
+  if (softClose === null) return null;
+  const now = toMillis(at);
+  const end = toMillis(endsAt);
   const windowMs = softClose.windowSeconds * 1000;
-  if (end - now > windowMs) return [];
+  if (end - now > windowMs) return null;
   const newEnd = Math.min(now + windowMs, toMillis(softClose.latestEndsAt));
-  if (newEnd <= end) return [];
+  return newEnd > end ? fromMillis(newEnd) : null;
+}
+
+function softCloseExtension(command: AuctionCommandOf<'PlaceBid'>, live: OpenState, bidId: string): AuctionEvent[] {
+  const endsAt = softCloseEndAfterBid(live.facts.rules, live.endsAt, command.metadata.now);
+  if (endsAt === null) return [];
   return [
     {
       type: 'AuctionExtended',
-      data: { auctionId: live.facts.auctionId, previousEndsAt: live.endsAt, endsAt: fromMillis(newEnd), triggeredByBidId: bidId },
+      data: { auctionId: live.facts.auctionId, previousEndsAt: live.endsAt, endsAt, triggeredByBidId: bidId },
       metadata: eventMetadataFor(command),
     },
   ];

@@ -1,8 +1,8 @@
 import { assertNever } from '../shared/errors';
 import type { Cents } from '../shared/money';
 import type { Instant } from '../shared/time';
-import { auctionFactsOf, buyNowOffered, type AuctionClosing, type AuctionFacts } from './auction';
-import type { AuctionEvent } from './messages';
+import { auctionFactsOf, buyNowOffered, softCloseEndAfterBid, type AuctionClosing, type AuctionFacts } from './auction';
+import type { AuctionEvent, AuctionEventOf } from './messages';
 import { minimumNextBid, openingStanding, type Standing } from './proxy-bidding';
 import type { AuctionRules } from './rules';
 
@@ -74,6 +74,18 @@ export function evolveAuctionSummary(summary: AuctionSummaryState, event: Auctio
 
 /** For `fold`: the summary of an auction's stream. */
 export const auctionSummaryView = { initialState: initialAuctionSummary, evolve: evolveAuctionSummary };
+
+/**
+ * The end of the auction once the decision that made this bid event is complete, from the summary
+ * just before it: the decider's own soft-close rule moves it when the bid raised the price. The
+ * AuctionExtended that records the move is appended right after the bid, but may reach a reader
+ * in a later batch (each of KurrentDB's events has its own position): with this, the live hub
+ * tells the new end with the bid, without looking ahead for it.
+ */
+export function endsAtAfterBid(before: AuctionSummary, event: AuctionEventOf<'BidPlaced' | 'MaximumBidRaised'>): Instant {
+  if (event.data.standing.price <= before.price) return before.endsAt;
+  return softCloseEndAfterBid(before.rules, before.endsAt, event.data.placedAt) ?? before.endsAt;
+}
 
 /** What a standing shows a bidder, by the decider's own rules. */
 function figures(rules: AuctionRules, standing: Standing, bidCount: number) {

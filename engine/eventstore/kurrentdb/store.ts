@@ -74,15 +74,23 @@ export class KurrentDbEventStore implements EventStore {
   readonly #stops = new Set<() => Promise<void>>();
   /** 'end' subscriptions not yet confirmed by the server: appends through this store wait for them. */
   readonly #startingSubscriptions = new Set<Promise<void>>();
+  /** What of $all this store reads and follows: KurrentDB's server-side filter. */
+  readonly #allFilter: Filter;
   #closed = false;
 
-  constructor(client: KurrentDBClient) {
+  /**
+   * `streamPrefixes`: $all is shared (other services, operators' tools), so readAll, headPosition,
+   * subscriptions and unfiltered log queries see only streams starting with one of these (the
+   * product's own); absent, every stream but KurrentDB's system ones.
+   */
+  constructor(client: KurrentDBClient, options: { readonly streamPrefixes?: readonly string[] } = {}) {
     this.#client = client;
+    this.#allFilter = options.streamPrefixes ? streamNameFilter({ prefixes: [...options.streamPrefixes] }) : excludeSystemEvents();
   }
 
   /** e.g. `kurrentdb://localhost:2113?tls=false` */
-  static fromConnectionString(connectionString: string): KurrentDbEventStore {
-    return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString));
+  static fromConnectionString(connectionString: string, options: { readonly streamPrefixes?: readonly string[] } = {}): KurrentDbEventStore {
+    return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString), options);
   }
 
   async appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
@@ -147,7 +155,7 @@ export class KurrentDbEventStore implements EventStore {
         fromPosition: from,
         direction: FORWARDS,
         maxCount: Math.min(READ_ALL_PAGE, limit - events.length + 1),
-        filter: excludeSystemEvents(),
+        filter: this.#allFilter,
       });
       for await (const resolved of page) {
         const event = resolved.event;
@@ -202,7 +210,7 @@ export class KurrentDbEventStore implements EventStore {
         fromRevision = BigInt(page.at(-1)!.revision + 1);
       }
     }
-    const filter = serverFilterFor(query);
+    const filter = serverFilterFor(query, this.#allFilter);
     // fromPosition is inclusive: each page starts at the last position seen and skips it.
     let skipThrough = after;
     let from: ReadPosition = after ?? START;
@@ -223,7 +231,7 @@ export class KurrentDbEventStore implements EventStore {
   async headPosition(): Promise<LogPosition | null> {
     this.#assertOpen();
     // The newest non-system event: read $all backwards, skipping system events the filter lets by.
-    const page = this.#client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50, filter: excludeSystemEvents() });
+    const page = this.#client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50, filter: this.#allFilter });
     let head: LogPosition | null = null;
     for await (const resolved of page) {
       if (head !== null || resolved.event === undefined) continue;
@@ -235,7 +243,7 @@ export class KurrentDbEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     this.#assertOpen();
-    return subscribeToAll({ client: this.#client, stops: this.#stops, startingSubscriptions: this.#startingSubscriptions }, options, handler);
+    return subscribeToAll({ client: this.#client, filter: this.#allFilter, stops: this.#stops, startingSubscriptions: this.#startingSubscriptions }, options, handler);
   }
 
   async close(): Promise<void> {
@@ -351,14 +359,14 @@ function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEve
   return retried === null ? undefined : stored.get(retried.id.toLowerCase());
 }
 
-/** The part of a log query KurrentDB can filter on itself: the event types, else the category. */
-function serverFilterFor(query: LogQuery): Filter {
+/** The part of a log query KurrentDB can filter on itself: the event types, else the category, else the store's own filter. */
+function serverFilterFor(query: LogQuery, all: Filter): Filter {
   if (query.types !== undefined) {
     const escaped = query.types.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     return eventTypeFilter({ regex: `^(?:${escaped.join('|')})$` });
   }
   if (query.category !== undefined) return streamNameFilter({ prefixes: [`${query.category}-`] });
-  return excludeSystemEvents();
+  return all;
 }
 
 function resultOf(event: RecordedEvent): AppendResult {

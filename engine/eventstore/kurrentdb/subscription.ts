@@ -1,4 +1,4 @@
-import { END, excludeSystemEvents, START, type AllStreamResolvedEvent, type KurrentDBClient, type ReadPosition } from '@kurrent/kurrentdb-client';
+import { END, START, type AllStreamResolvedEvent, type Filter, type KurrentDBClient, type ReadPosition } from '@kurrent/kurrentdb-client';
 import { comparePositions, type BatchHandler, type RecordedEvent, type SubscribeOptions, type Subscription } from '../port';
 import { isSystemEvent, toRecordedEvent } from './metadata-codec';
 
@@ -12,6 +12,8 @@ const SUBSCRIPTION_START_WAIT_MS = 5_000;
 /** What a subscription shares with the store that opened it. */
 export interface SubscriptionHost {
   readonly client: KurrentDBClient;
+  /** What of $all to follow (the store's filter). */
+  readonly filter: Filter;
   /** Stops of the running subscriptions: closing the store calls them all. */
   readonly stops: Set<() => Promise<void>>;
   /** 'end' subscriptions not yet confirmed by the server: appends through the store wait for them. */
@@ -45,7 +47,7 @@ export function subscribeToAll(host: SubscriptionHost, options: SubscribeOptions
   };
   signal.addEventListener('abort', notify, { once: true });
 
-  const source = signal.aborted ? undefined : host.client.subscribeToAll({ fromPosition, filter: excludeSystemEvents() });
+  const source = signal.aborted ? undefined : host.client.subscribeToAll({ fromPosition, filter: host.filter });
   if (source !== undefined) {
     source.on('data', (resolved: AllStreamResolvedEvent) => {
       try {

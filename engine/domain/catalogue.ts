@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import { auctionEventSchema, bidRejectedSchema } from './auction/messages';
+import { listingEventSchema } from './listing/listing';
+import { listingSlugClaimedSchema } from './listing/slug-claim';
+import { nfcClaimCodeReservedSchema } from './nfc-tag/claim-code';
+import { nfcTagEventSchema } from './nfc-tag/nfc-tag';
+import { eventMetadataSchema } from './shared/messages';
+
+/**
+ * Every stream this product writes starts with one of these (the engine's *StreamId functions).
+ * On a log others write to as well (KurrentDB's $all), this product reads only these streams.
+ */
+export const PRODUCT_STREAM_PREFIXES: readonly string[] = ['auction-', 'auction_rejections-', 'listing-', 'listing_slug-', 'nfc_tag-', 'nfc_claim_code-'];
+
+type EventSchema = z.ZodObject<{ type: z.ZodLiteral<string> }>;
+type EventUnion = { readonly options: readonly EventSchema[] };
+
+const eventSchemas: ReadonlyArray<EventSchema | EventUnion> = [auctionEventSchema, listingEventSchema, nfcTagEventSchema, bidRejectedSchema, listingSlugClaimedSchema, nfcClaimCodeReservedSchema];
+
+/** The type of every event the engine decides. */
+export const PRODUCT_EVENT_TYPES: ReadonlySet<string> = new Set(
+  eventSchemas.flatMap((schema) => ('options' in schema ? schema.options : [schema])).map((schema) => schema.shape.type.value),
+);
+
+/** The engine's event metadata; more fields (an adapter's own) are allowed. */
+const productMetadata = eventMetadataSchema.loose();
+
+/**
+ * Whether a stored event is one of this product's: in one of its streams, of a type the engine
+ * decides, with the engine's metadata. Everything that follows the log (projections, the live hub,
+ * the audit queries) skips any other event: an operator's tool or another service may write to a
+ * shared log, and such an event must neither stop nor confuse them.
+ */
+export function isProductEvent(event: { readonly streamId: string; readonly type: string; readonly metadata: unknown }): boolean {
+  return (
+    PRODUCT_EVENT_TYPES.has(event.type) &&
+    PRODUCT_STREAM_PREFIXES.some((prefix) => event.streamId.startsWith(prefix)) &&
+    productMetadata.safeParse(event.metadata).success
+  );
+}
