@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { startSession } from '../../api/accounts/sessions';
 import type { SessionTokens } from '../../api/contracts/accounts';
 import type { Role } from '../../api/accounts/schema';
@@ -11,14 +12,22 @@ import { buildApp } from '../../api/app';
 import { sameLimitForAll, type RateLimits } from '../../api/http/rate-limit-settings';
 import type { AppDependencies } from '../../api/dependencies';
 import { openServices, type ServiceOptions } from '../../api/services';
-import type { EventStore } from '../../engine/eventstore/port';
+import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
+import { positionToString, type EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
+import { createKysely } from '../../engine/postgres/kysely-dialect';
+import { PRODUCT_STREAM_PREFIXES } from '../../engine/domain/catalogue';
+import { migrateReadModels, type ReadModels } from '../../projections';
+import { READ_MODEL_PROJECTIONS } from '../../projections/runner';
 import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { freePort } from '../../scripts/free-port';
-import { logShapeFromEnv, shapedStore } from './log-shapes';
+import { logShapeFromEnv, shapedStore, type LogShape } from './log-shapes';
 import { createTestSchema, TEST_DATABASE_URL } from './postgres';
 
-export type ApiBackend = 'PGlite' | 'PostgreSQL';
+export type ApiBackend = 'PGlite' | 'PostgreSQL' | 'KurrentDB';
+
+/** A KurrentDB the API suites also run against (events there, read models in PostgreSQL or PGlite). */
+const EVENTSTORE_URL = process.env.EVENTSTORE_URL || undefined;
 
 /**
  * The general request limits stay on in tests, far above what a suite sends from 127.0.0.1 in a
@@ -26,8 +35,11 @@ export type ApiBackend = 'PGlite' | 'PostgreSQL';
  */
 const TEST_RATE_LIMITS = sameLimitForAll({ max: 100_000, windowMs: 60_000 });
 
-/** PGlite always; the local PostgreSQL too when TEST_DATABASE_URL is set (as .ci/run does). */
-export const API_BACKENDS: ApiBackend[] = TEST_DATABASE_URL ? ['PGlite', 'PostgreSQL'] : ['PGlite'];
+/**
+ * PGlite always; the local PostgreSQL too when TEST_DATABASE_URL is set (as .ci/run does); KurrentDB
+ * too when EVENTSTORE_URL is set.
+ */
+export const API_BACKENDS: ApiBackend[] = ['PGlite', ...(TEST_DATABASE_URL ? (['PostgreSQL'] as const) : []), ...(EVENTSTORE_URL ? (['KurrentDB'] as const) : [])];
 
 interface SharedStorage {
   readonly backend: ApiBackend;
@@ -63,6 +75,7 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
       drop: () => sql.close(),
     };
   }
+  if (backend === 'KurrentDB') return openKurrentDbStorage(EVENTSTORE_URL!, shape);
   const schema = await createTestSchema(TEST_DATABASE_URL!);
   return {
     backend,
@@ -72,6 +85,43 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
       return { sql, store, close: async () => { await store.close(); await sql.close(); } };
     },
     drop: () => schema.drop(),
+  };
+}
+
+/**
+ * Events in the KurrentDB at `url`, read models and accounts in a PostgreSQL schema of their own
+ * (TEST_DATABASE_URL) or else PGlite. The KurrentDB is shared by every suite and every run, so the
+ * read models start at the end of its log as it is now: to this API, the log begins there.
+ */
+async function openKurrentDbStorage(url: string, shape: LogShape | undefined): Promise<SharedStorage> {
+  const schema = TEST_DATABASE_URL ? await createTestSchema(TEST_DATABASE_URL) : undefined;
+  const pglite = schema ? undefined : await PGliteClient.open();
+  const openStore = () => shapedStore(KurrentDbEventStore.fromConnectionString(url, { streamPrefixes: PRODUCT_STREAM_PREFIXES }), shape);
+  const setup = schema ? schema.client() : pglite!;
+  const probe = openStore();
+  try {
+    const head = await probe.headPosition();
+    const db = createKysely<ReadModels>(setup);
+    await migrateReadModels(db as Kysely<unknown>);
+    if (head) {
+      const position = positionToString(head);
+      await db.insertInto('projection_checkpoints').values(READ_MODEL_PROJECTIONS.map((projection) => ({ name: projection.name, position, updated_at: new Date() }))).execute();
+    }
+  } finally {
+    await probe.close();
+    if (schema) await setup.close();
+  }
+  return {
+    backend: 'KurrentDB',
+    connect: async () => {
+      const sql = schema ? schema.client() : pglite!;
+      const store = openStore();
+      return { sql, store, close: async () => { await store.close(); if (schema) await sql.close(); } };
+    },
+    drop: async () => {
+      if (schema) await schema.drop();
+      else await pglite!.close();
+    },
   };
 }
 
