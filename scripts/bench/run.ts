@@ -15,7 +15,7 @@ import { markdownTable, summarise, type Figure, type FigureSummary, type Trial }
 import { lcpFigures } from './marketplace-lcp';
 import { listingsFigures } from './marketplace-listings';
 import { pureEngineFigures } from './pure-engine';
-import type { ServerBenchOptions } from './server-harness';
+import { eventStoreOf, type ServerBenchOptions } from './server-harness';
 import { hotAuctionFigures, twoProcessHotAuctionFigures } from './server-hot-auction';
 import { liveFanOutFigures } from './server-live-fan-out';
 import { benchOptionsFromEnv, DEFAULT_POSTGRES_URL } from './settings';
@@ -25,18 +25,20 @@ import { rebuildFigures } from './store-rebuild';
 interface Section {
   readonly name: string;
   readonly about: string;
+  /** Whether it measures product servers (whose events EVENTSTORE_URL may put in KurrentDB), not the PostgreSQL store itself. */
+  readonly servers?: boolean;
   readonly run: (options: ServerBenchOptions) => Promise<Figure[]>;
 }
 
 /** In the order of the table. */
 const SECTIONS: readonly Section[] = [
-  { name: 'hot-auction', about: 'accepted bids/s on one auction over HTTP, 32 bidders, and the read models lag behind it', run: hotAuctionFigures },
+  { name: 'hot-auction', servers: true, about: 'accepted bids/s on one auction over HTTP, 32 bidders, and the read models lag behind it', run: hotAuctionFigures },
   { name: 'rebuild', about: 'rebuild of the read models vs reading the events table raw (BENCH_REBUILD_EVENTS, 67,000)', run: rebuildFigures },
   { name: 'appends', about: "conditional appends, 1 writer and 16 writers, vs Emmett's PostgreSQL event store", run: appendFigures },
   { name: 'listings', about: 'marketplace listings, every chip and sort, p95 over HTTP vs the same SQL (BENCH_LISTINGS, 100,000; BENCH_LISTINGS_ROUNDS, 20)', run: listingsFigures },
   { name: 'lcp', about: '/marketplace LCP in headless Chromium vs a static page with the same image (BENCH_LCP_LOADS, 7)', run: lcpFigures },
-  { name: 'live-fan-out', about: 'bid -> bid_placed at the last of 1,000 sockets vs a bare ws server', run: liveFanOutFigures },
-  { name: 'two-processes', about: 'the hot auction with two server processes on one database', run: twoProcessHotAuctionFigures },
+  { name: 'live-fan-out', servers: true, about: 'bid -> bid_placed at the last of 1,000 sockets vs a bare ws server', run: liveFanOutFigures },
+  { name: 'two-processes', servers: true, about: 'the hot auction with two server processes on one database', run: twoProcessHotAuctionFigures },
   { name: 'engine', about: 'the pure engine, decide + evolve, one bid after another', run: pureEngineFigures },
   { name: 'audit', about: "the auditors' log query, 17 filters (BENCH_AUDIT_EVENTS, 1,000,000)", run: auditFilterFigures },
 ];
@@ -58,6 +60,9 @@ Settings (environment):
   BENCH_SECONDS  seconds of load per side of a timed trial (5)
   BENCH_CPU_PROFILE_DIR
                  where each product server writes a V8 CPU profile when it stops
+  EVENTSTORE_URL the KurrentDB the product servers keep their events in
+                 (hot-auction, live-fan-out, two-processes); else the events table.
+                 Use a fresh one: each deployment's read models replay its whole log
   and the sizes named beside the sections above`;
 
 const RESULTS_JSON = new URL('./results.json', import.meta.url);
@@ -67,6 +72,8 @@ interface SectionResult {
   readonly ranAt: string;
   readonly seconds: number;
   readonly figures?: ReadonlyArray<FigureSummary & { readonly trials: readonly Trial[] }>;
+  /** Where the events were: what the section measured. */
+  readonly eventStore?: string;
   /** Why the section gave no figures in that run. */
   readonly failed?: string;
 }
@@ -86,15 +93,16 @@ runCli(async () => {
   const ranAt = new Date().toISOString();
   const sections = { ...(await previousResults())?.sections };
   for (const section of chosen) {
-    console.error(`${section.name}: ${section.about}`);
+    const eventStore = section.servers ? eventStoreOf(options) : 'the PostgreSQL events table';
+    console.error(`${section.name}: ${section.about} (events in ${eventStore})`);
     const sectionStarted = performance.now();
     const seconds = () => Math.round((performance.now() - sectionStarted) / 1000);
     try {
       const figures = await section.run(options);
-      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), figures: figures.map((figure) => ({ ...summarise(figure), trials: figure.trials })) };
+      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), eventStore, figures: figures.map((figure) => ({ ...summarise(figure), trials: figure.trials })) };
     } catch (error) {
       console.error(`${section.name} failed:`, error);
-      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), failed: error instanceof Error ? error.message : String(error) };
+      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), eventStore, failed: error instanceof Error ? error.message : String(error) };
     }
     console.error(`${section.name}: ${seconds()} s`);
   }
@@ -141,9 +149,10 @@ function tableOf(results: Results): string {
   const summaries = Object.values(results.sections).flatMap((section) => section.figures ?? []);
   const failed = Object.entries(results.sections).filter(([, section]) => section.failed !== undefined);
   const { node, cpu, cpus: cores, memoryGiB, postgres } = results.machine as Record<string, string | number>;
+  const stores = [...new Set(Object.values(results.sections).map((section) => section.eventStore ?? 'the PostgreSQL events table'))];
   return [
     'Medians over trials (ranges in brackets), each figure measured beside its baseline in the same trial; ratios are per trial, >= 1 is better than the baseline. ' +
-      `Node ${node}, ${cores} x ${cpu}, ${memoryGiB} GiB, ${postgres}; \`npm run bench\`, ${results.ranAt.slice(0, 10)}.`,
+      `Node ${node}, ${cores} x ${cpu}, ${memoryGiB} GiB, ${postgres}; events in ${stores.join(' and ')}; \`npm run bench\`, ${results.ranAt.slice(0, 10)}.`,
     '',
     markdownTable(summaries),
     ...failed.map(([name, section]) => `\nSection ${name} failed: ${section.failed}`),

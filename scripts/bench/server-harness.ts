@@ -21,6 +21,13 @@ export interface ServerBenchOptions {
   readonly seconds: number;
   readonly trials: number;
   readonly log: (line: string) => void;
+  /** The KurrentDB the product servers keep their events in (EVENTSTORE_URL); absent: the PostgreSQL events table. */
+  readonly eventStoreUrl?: string | undefined;
+}
+
+/** Where a section's product servers keep their events, as its results say. */
+export function eventStoreOf(options: Pick<ServerBenchOptions, 'eventStoreUrl'>): string {
+  return options.eventStoreUrl ? `KurrentDB (${options.eventStoreUrl})` : 'the PostgreSQL events table';
 }
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,6 +61,8 @@ export interface ProductServer {
 
 export interface ServerSettings {
   readonly databaseUrl: string;
+  /** KurrentDB for the events (EVENTSTORE_URL); absent: the events table in databaseUrl. */
+  readonly eventStoreUrl?: string | undefined;
   /** Several processes on one database share it, as replicas do. */
   readonly dataDir: string;
   readonly jwtSecret: string;
@@ -72,6 +81,7 @@ export async function inFreshDeployment<T>(options: ServerBenchOptions, work: (s
   return withScratchDatabase(options.postgresUrl, 'server', async (database) => {
     const settings: DeploymentSettings = {
       databaseUrl: database.url,
+      eventStoreUrl: options.eventStoreUrl,
       dataDir: await mkdtemp(join(tmpdir(), 'provenance-bench-')),
       jwtSecret: randomBytes(32).toString('hex'),
       admin: { email: `bench-admin-${randomBytes(4).toString('hex')}@example.com`, password: `Bench!${randomBytes(12).toString('hex')}` },
@@ -100,6 +110,7 @@ export async function startProductServer(settings: ServerSettings): Promise<Prod
     HOME: process.env.HOME,
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     DATABASE_URL: settings.databaseUrl,
+    ...(settings.eventStoreUrl ? { EVENTSTORE_URL: settings.eventStoreUrl } : {}),
     DATA_DIR: settings.dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',

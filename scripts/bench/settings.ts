@@ -7,6 +7,8 @@ import type { ServerBenchOptions } from './server-harness';
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
 /**
+ * EVENTSTORE_URL, when set, puts the events of the servers the server sections start in that
+ * KurrentDB (the store-level sections measure the PostgreSQL store against its own baselines).
  * BENCH_DATABASE_URL, TEST_DATABASE_URL or DATABASE_URL names the PostgreSQL server (any database
  * on it: every section creates databases of its own beside it and drops them); BENCH_TRIALS
  * (default 3) and BENCH_SECONDS (default 5) shape every timed figure.
@@ -17,6 +19,7 @@ export function benchOptionsFromEnv(): ServerBenchOptions {
     trials: positiveNumber('BENCH_TRIALS', 3),
     seconds: positiveNumber('BENCH_SECONDS', 5),
     log: (line) => console.error(`  ${line}`),
+    eventStoreUrl: process.env.EVENTSTORE_URL || undefined,
   };
 }
 
