@@ -1,5 +1,5 @@
 import { CommandHandler } from '../engine/application/command-handler';
-import type { Logger } from '../engine/application/logger';
+import { consoleLogger, type Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, type LogPosition } from '../engine/eventstore/port';
 import { ProjectionRunner, type ReadModels } from '../projections';
 import type { Kysely } from 'kysely';
@@ -51,9 +51,10 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   // Every append goes through this one store, so that the metrics count them all.
   const eventStore = metrics.instrument(infrastructure.eventStore);
   const commands = new CommandHandler(eventStore);
-  const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, ...(options.log ? { log: options.log } : {}) }) : null;
+  const log = options.log ?? consoleLogger;
+  const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, log }) : null;
   owners?.start();
-  const auctionCommands = new AuctionCommandRouter({ commands, owners, secret: options.jwtSecret, observer: metrics.routingObserver, ...(options.log ? { log: options.log } : {}) });
+  const auctionCommands = new AuctionCommandRouter({ commands, owners, secret: options.jwtSecret, observer: metrics.routingObserver, log });
   const projections = new ProjectionRunner(eventStore, db as unknown as Kysely<ReadModels>, { ...(options.log ? { log: options.log } : {}), observer: metrics.projectionObserver });
   await projections.start();
   const clock = options.clock ?? (() => new Date());
