@@ -104,7 +104,8 @@ export class AccountAccessCache {
 
   /** Refreshes every entry past half its life; they are in read order, oldest first. */
   #refreshDue(now: number): void {
-    for (const [userId, entry] of [...this.#entries]) {
+    // #refresh changes the map only once its read answers: iterating it here is safe.
+    for (const [userId, entry] of this.#entries) {
       if (now - entry.readAt < ACCOUNT_ACCESS_TTL_MS / 2) break;
       if (!entry.refreshing) this.#refresh(userId, entry, now);
     }

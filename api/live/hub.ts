@@ -306,7 +306,7 @@ export class LiveHub {
       const recorded = batch[index]!;
       this.#position = recorded.position;
       if (!recorded.streamId.startsWith('auction-') || !AUCTION_EVENT_TYPES.has(recorded.type)) continue;
-      if (this.#foreign.keep([recorded]).length === 0) continue;
+      if (!this.#foreign.admits(recorded)) continue;
       const event = asEngineEvent(recorded) as AuctionEvent;
       try {
         await this.#announce(event, recorded.revision);

@@ -15,17 +15,23 @@ export class ForeignEventFilter {
     private readonly log: Logger | undefined,
   ) {}
 
-  keep<Event extends Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'metadata'>>(events: readonly Event[]): readonly Event[] {
-    const kept = events.filter(isProductEvent);
-    if (kept.length === events.length) return events;
+  keep<Event extends Seen>(events: readonly Event[]): readonly Event[] {
+    const kept = events.filter((event) => this.admits(event));
+    return kept.length === events.length ? events : kept;
+  }
+
+  /** Whether `event` is the product's; the first that is not is logged. */
+  admits(event: Seen): boolean {
+    if (isProductEvent(event)) return true;
     if (!this.#warned) {
       this.#warned = true;
-      const foreign = events.find((event) => !isProductEvent(event))!;
       this.log?.warn(
-        { consumer: this.consumer, eventId: foreign.id, streamId: foreign.streamId, type: foreign.type },
+        { consumer: this.consumer, eventId: event.id, streamId: event.streamId, type: event.type },
         `${this.consumer} skips events that are not this product's (unknown type, stream or metadata); later ones are skipped without a word`,
       );
     }
-    return kept;
+    return false;
   }
 }
+
+type Seen = Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'metadata'>;

@@ -46,15 +46,7 @@ export async function hotAuctionFigures(options: ServerBenchOptions): Promise<Fi
   return withDeployment(options, 1, async (deployment) => {
     const { throughput, lag, details } = await runTrials(options, deployment, 'hot auction');
     return [
-      {
-        name: `accepted bids/s on ONE auction over HTTP, ${BIDDERS} bidders raising each other`,
-        unit: 'bids/s',
-        baselineName: `one INSERT per commit, ${BIDDERS} clients`,
-        higherIsBetter: true,
-        goalRatio: 1.0,
-        trials: throughput,
-        details: details.throughput(),
-      },
+      throughputFigure(`accepted bids/s on ONE auction over HTTP, ${BIDDERS} bidders raising each other`, throughput, details),
       {
         name: 'read-model lag under that load (201 -> row in the bids read model), p99',
         unit: 'ms',
@@ -73,18 +65,13 @@ export async function hotAuctionFigures(options: ServerBenchOptions): Promise<Fi
 export async function twoProcessHotAuctionFigures(options: ServerBenchOptions): Promise<Figure[]> {
   return withDeployment(options, 2, async (deployment) => {
     const { throughput, details } = await runTrials(options, deployment, 'hot auction on two processes');
-    return [
-      {
-        name: `accepted bids/s on ONE auction, TWO server processes on one database, ${BIDDERS} bidders split between them`,
-        unit: 'bids/s',
-        baselineName: `one INSERT per commit, ${BIDDERS} clients`,
-        higherIsBetter: true,
-        goalRatio: 1.0,
-        trials: throughput,
-        details: details.throughput(),
-      },
-    ];
+    return [throughputFigure(`accepted bids/s on ONE auction, TWO server processes on one database, ${BIDDERS} bidders split between them`, throughput, details)];
   });
+}
+
+/** Accepted bids/s against one INSERT per commit from as many clients: at least as many is the goal. */
+function throughputFigure(name: string, trials: Trial[], details: TrialDetails): Figure {
+  return { name, unit: 'bids/s', baselineName: `one INSERT per commit, ${BIDDERS} clients`, higherIsBetter: true, goalRatio: 1.0, trials, details: details.throughput() };
 }
 
 /** Each trial: a race on a fresh auction, then as long a run of the baseline on the same database. */
