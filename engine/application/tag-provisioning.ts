@@ -36,7 +36,8 @@ export async function handleTagProvisioning(handler: CommandHandler, command: Pr
       const reservedBy = holder.length > 0 ? String((holder[0]!.data as { uid: string }).uid) : null;
       reservation = { stream: { streamId: claimStream, expectedRevision: 'no_stream' }, events: decideClaimCodeReservation(claimCode, uid, reservedBy, command.metadata) };
     }
-    // The decider provisions or refuses: the tag's events are never empty, so the first result is the tag's.
+    // The tag's events are never empty (the decider provisions or refuses), so there is a first
+    // result; it carries the append's end, where the read models hold the tag and its reservation.
     const appended = await appendDecision(store, command, [{ stream: tag, events }, reservation]);
     return { events, position: appended[0]!.position };
   });

@@ -47,33 +47,33 @@ export class InMemoryEventStore implements EventStore {
       return { request, retried: null };
     });
     const commit = BigInt(this.#log.length);
-    const results = plans.map(({ request, retried }): AppendResult => {
-      if (retried) {
-        const stored = this.#streams.get(request.streamId)![retried.revision]!;
-        return { streamId: request.streamId, nextExpectedRevision: retried.revision, position: stored.position };
-      }
-      const stream = this.#streams.get(request.streamId) ?? [];
-      this.#streams.set(request.streamId, stream);
-      for (const event of request.events) {
-        const recorded: RecordedEvent = {
-          streamId: request.streamId,
-          revision: stream.length,
-          position: { commit, prepare: BigInt(this.#log.length) },
-          id: event.id,
-          type: event.type,
-          data: structuredClone(event.data),
-          metadata: structuredClone(event.metadata),
-          recordedAt: new Date(),
-        };
-        stream.push(recorded);
-        this.#log.push(recorded);
-        this.#byId.set(event.id, { id: event.id, streamId: request.streamId, revision: recorded.revision });
-      }
-      const last = stream.at(-1)!;
-      return { streamId: request.streamId, nextExpectedRevision: last.revision, position: last.position };
-    });
+    for (const { request, retried } of plans) if (!retried) this.#store(request, commit);
     this.#changes.notify();
-    return results;
+    const end = this.#log.at(-1)?.position;
+    return plans.map(({ request, retried }): AppendResult => {
+      const last = retried ? this.#streams.get(request.streamId)![retried.revision]! : this.#streams.get(request.streamId)!.at(-1)!;
+      return { streamId: request.streamId, nextExpectedRevision: last.revision, position: retried ? last.position : end! };
+    });
+  }
+
+  #store(request: AppendRequest, commit: bigint): void {
+    const stream = this.#streams.get(request.streamId) ?? [];
+    this.#streams.set(request.streamId, stream);
+    for (const event of request.events) {
+      const recorded: RecordedEvent = {
+        streamId: request.streamId,
+        revision: stream.length,
+        position: { commit, prepare: BigInt(this.#log.length) },
+        id: event.id,
+        type: event.type,
+        data: structuredClone(event.data),
+        metadata: structuredClone(event.metadata),
+        recordedAt: new Date(),
+      };
+      stream.push(recorded);
+      this.#log.push(recorded);
+      this.#byId.set(event.id, { id: event.id, streamId: request.streamId, revision: recorded.revision });
+    }
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -44,7 +44,11 @@ export interface AppendResult {
   readonly streamId: string;
   /** The revision of the stream's last event after the append: pass it as the next expected revision. */
   readonly nextExpectedRevision: number;
-  /** Position of the last event written; for an idempotent no-op, of the last event already stored. */
+  /**
+   * Position of the last event this append wrote, in any of its streams: a reader that has reached
+   * it has read the whole append. For a stream whose batch was already stored (a retry), of that
+   * batch's last event.
+   */
   readonly position: LogPosition;
 }
 

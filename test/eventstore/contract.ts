@@ -173,6 +173,19 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(await store.readStream(`${prefix}-b`)).toHaveLength(2);
       });
 
+      it("answers every stream with the position of the append's last event, so a reader there has read it all", async () => {
+        const prefix = newPrefix();
+        const results = await store.appendToStreams([
+          { streamId: `${prefix}-a`, events: [event('A'), event('A')], expectedRevision: 'no_stream' },
+          { streamId: `${prefix}-b`, events: [event('B')], expectedRevision: 'no_stream' },
+        ]);
+        const written = [...(await store.readStream(`${prefix}-a`)), ...(await store.readStream(`${prefix}-b`))];
+        const last = written.map((recorded) => recorded.position).sort(comparePositions).at(-1)!;
+        for (const result of results) expect(comparePositions(result.position, last)).toBe(0);
+        const logged = await store.readAll({ after: results[0]!.position });
+        expect(logged.filter((recorded) => recorded.streamId.startsWith(prefix))).toEqual([]);
+      });
+
       it('writes nothing when one stream is not at its expected revision', async () => {
         const prefix = newPrefix();
         await store.appendToStream(`${prefix}-b`, [event()], { expectedRevision: 'no_stream' });

@@ -59,15 +59,22 @@ type StoredEvents = Map<string, RecordedEvent>;
  * several streams). Semantics match the in-memory adapter; test/eventstore/kurrentdb.test.ts runs
  * the shared contract suite against a real server when EVENTSTORE_URL is set.
  *
- * Idempotency: KurrentDB itself only recognises a retried batch in some cases (a single-stream
- * append whose expected revision points just before the stored batch), so this adapter checks
- * what is stored itself: before appending, the last events of each stream (unless the stream is
- * expected not to exist), and on a wrong expected revision also the revisions the batch would
- * have taken. Remaining gaps, which would need an index of every event id: ids stored in another
- * stream are not detected (the batch is appended); a retried or overlapping batch with more than
- * IDEMPOTENCY_LOOKBACK events after it is not seen unless the expected revision points at it; and
- * two concurrent retries of one batch with 'any' can both append. The price: an append reads the
- * stream's end before writing and reads its last event back after (see #confirmWritten).
+ * An append is one call to the server, answered from its reply: KurrentDB writes each event of an
+ * append as its own committed record, and the reply's position is the append's last record, the
+ * position readAll and subscriptions report for that event (KurrentDB's RequestManagerBase,
+ * StorageChaser and AllReader).
+ *
+ * Idempotency is KurrentDB's own, read only when the server refuses: with an expected revision
+ * (a number or 'no_stream') the server compares the batch's ids with the events right after that
+ * revision and answers a retried batch with what is stored; with 'any' or 'stream_exists' it looks
+ * the ids up among recently written events (8 MiB of them, well over 100,000). A refusal may
+ * hide a retried or overlapping batch, so then this adapter reads the stream's last events and the
+ * revisions the batch would have taken, answers the retried streams from what is stored and
+ * refuses a partial overlap. Gaps left, which would need an index of every event id: ids stored
+ * in another stream are not detected; with 'any' or 'stream_exists', a batch whose first event is
+ * new is appended even if later ones are stored, and a retry the server no longer remembers is
+ * appended again. The product appends with expected revisions, except bid refusals ('any', whose
+ * ids come from the command's id, so a retry repeats the whole batch).
  */
 export class KurrentDbEventStore implements EventStore {
   readonly #client: KurrentDBClient;
@@ -111,10 +118,7 @@ export class KurrentDbEventStore implements EventStore {
         return retried === undefined;
       });
 
-    // A stream expected not to exist holds nothing to compare with; every other stream may already
-    // hold this batch (a retry after a lost reply) or part of it (a mistake).
-    const mayHoldBatch = requests.filter((request) => request.expectedRevision !== 'no_stream');
-    let pending = mayHoldBatch.length > 0 ? dropRetried(requests, await this.#readStored(mayHoldBatch, false)) : [...requests];
+    let pending = [...requests];
 
     while (pending.length > 0) {
       try {
@@ -122,8 +126,8 @@ export class KurrentDbEventStore implements EventStore {
         pending = [];
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        // The batch may already sit where the expected revision said it would go.
-        const remaining = dropRetried(pending, await this.#readStored(pending, true));
+        // A stream may already hold its batch (a retry after a lost reply) or part of it (a mistake).
+        const remaining = dropRetried(pending, await this.#readStored(pending));
         if (remaining.length === pending.length) throw error;
         // Some streams held their batch already: append the others, still all or nothing.
         pending = remaining;
@@ -253,7 +257,10 @@ export class KurrentDbEventStore implements EventStore {
     await this.#client.dispose();
   }
 
-  /** Appends `pending` in one atomic write; returns each stream's last written event. */
+  /**
+   * Appends `pending` in one atomic write, answered from the server's reply. A stream whose batch
+   * the server recognised as a retry is answered with what is stored, as by the other adapters.
+   */
   async #write(pending: readonly AppendRequest[]): Promise<AppendResult[]> {
     try {
       if (pending.length === 1) {
@@ -263,7 +270,8 @@ export class KurrentDbEventStore implements EventStore {
         });
         // Only with throwOnAppendFailure=false in the connection string; the client then misreports the actual revision.
         if (!result.success) throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, undefined);
-        return [await this.#confirmWritten(request, result.nextExpectedRevision)];
+        const position = result.position === undefined ? undefined : { commit: result.position.commit, prepare: result.position.prepare };
+        return [await this.#answer(request, result.nextExpectedRevision, position)];
       }
       const appendRequests: AppendStreamRequest[] = pending.map((request) => ({
         streamName: request.streamId,
@@ -271,11 +279,13 @@ export class KurrentDbEventStore implements EventStore {
         expectedState: toStreamState(request.expectedRevision),
       }));
       const result = await this.#client.multiStreamAppend(appendRequests);
+      // One position for the whole append: its last event, which every stream's result carries.
+      const end = { commit: result.position, prepare: result.position };
       return await Promise.all(
         pending.map((request) => {
           const response = result.responses.find((candidate) => candidate.streamName === request.streamId);
           if (response === undefined) throw new Error(`KurrentDB did not report the append to ${request.streamId}`);
-          return this.#confirmWritten(request, response.revision);
+          return this.#answer(request, response.revision, end);
         }),
       );
     } catch (error) {
@@ -288,24 +298,24 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /**
-   * Reads back the event at the revision KurrentDB reported. Its position is the exact one that
-   * readAll and subscriptions report (the append reply gives a transaction position, not the last
-   * event's), and its id tells a fresh write from KurrentDB's own idempotent no-op.
+   * The result of an append the server accepted. KurrentDB answers without a position (-1) when
+   * it recognised a retry whose position it could not look up: the event at the reported revision
+   * is read back for it.
    */
-  async #confirmWritten(request: AppendRequest, revision: bigint): Promise<AppendResult> {
-    const lastId = request.events.at(-1)!.id.toLowerCase();
+  async #answer(request: AppendRequest, revision: bigint, position: LogPosition | undefined): Promise<AppendResult> {
+    if (position !== undefined && position.commit >= 0n) {
+      return { streamId: request.streamId, nextExpectedRevision: Number(revision), position };
+    }
     const [written] = await this.#readStreamEvents(request.streamId, { fromRevision: revision, maxCount: 1, requiresLeader: true });
-    if (written !== undefined && written.id.toLowerCase() === lastId) return resultOf(written);
-    const retried = retriedBatch(request, await this.#readStored([request], true));
-    if (retried) return resultOf(retried);
-    throw new Error(`KurrentDB reported revision ${revision} of ${request.streamId}, which does not hold the appended event ${lastId}`);
+    if (written === undefined) throw new Error(`KurrentDB reported revision ${revision} of ${request.streamId}, which it cannot read`);
+    return resultOf(written);
   }
 
   /**
-   * Events of the given streams that a retried batch could match: the last ones of each stream and,
-   * with `atExpectedRevision`, the revisions right after the expected one.
+   * Events of the given streams that a retried batch could match: the last ones of each stream and
+   * the revisions right after the expected one.
    */
-  async #readStored(requests: readonly AppendRequest[], atExpectedRevision: boolean): Promise<StoredEvents> {
+  async #readStored(requests: readonly AppendRequest[]): Promise<StoredEvents> {
     const reads = requests.flatMap((request) => {
       const tail = this.#readStreamEvents(request.streamId, {
         direction: BACKWARDS,
@@ -315,7 +325,7 @@ export class KurrentDbEventStore implements EventStore {
       });
       const expected = request.expectedRevision;
       const first = expected === 'no_stream' ? 0 : typeof expected === 'number' ? expected + 1 : undefined;
-      if (!atExpectedRevision || first === undefined) return [tail];
+      if (first === undefined) return [tail];
       const window = this.#readStreamEvents(request.streamId, {
         fromRevision: BigInt(first),
         maxCount: request.events.length,

@@ -1,6 +1,7 @@
 import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from '../idempotency';
 import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
+  comparePositions,
   parsePosition,
   WrongExpectedRevisionError,
   type AppendRequest,
@@ -159,10 +160,9 @@ export class PostgresEventStore implements EventStore {
       return this.#answerRetries(requests, refusal, error);
     }
     const byStream = new Map(appended.map((stream) => [stream.streamId, stream]));
-    return requests.map(({ streamId }) => {
-      const stream = byStream.get(streamId)!;
-      return { streamId, nextExpectedRevision: stream.revision, position: parsePosition(stream.position) };
-    });
+    // Every stream's result carries the append's last position (the port's promise).
+    const end = appended.map((stream) => parsePosition(stream.position)).sort(comparePositions).at(-1)!;
+    return requests.map(({ streamId }) => ({ streamId, nextExpectedRevision: byStream.get(streamId)!.revision, position: end }));
   }
 
   async #answerRetries(requests: readonly AppendRequest[], refusal: AppendRefusal, error: unknown): Promise<AppendResult[]> {
