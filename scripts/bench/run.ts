@@ -27,6 +27,8 @@ interface Section {
   readonly about: string;
   /** Whether it measures product servers (whose events EVENTSTORE_URL may put in KurrentDB), not the PostgreSQL store itself. */
   readonly servers?: boolean;
+  /** Where its events are, when neither of the above says it. */
+  readonly eventStore?: (options: ServerBenchOptions) => string;
   readonly run: (options: ServerBenchOptions) => Promise<Figure[]>;
 }
 
@@ -34,7 +36,12 @@ interface Section {
 const SECTIONS: readonly Section[] = [
   { name: 'hot-auction', servers: true, about: 'accepted bids/s on one auction over HTTP, 32 bidders, and the read models lag behind it', run: hotAuctionFigures },
   { name: 'rebuild', about: 'rebuild of the read models vs reading the events table raw (BENCH_REBUILD_EVENTS, 67,000)', run: rebuildFigures },
-  { name: 'appends', about: "conditional appends, 1 writer and 16 writers, vs Emmett's PostgreSQL event store", run: appendFigures },
+  {
+    name: 'appends',
+    about: "conditional appends, 1 writer and 16 writers, vs Emmett's PostgreSQL event store; with EVENTSTORE_URL also the KurrentDB adapter vs its client",
+    eventStore: (options) => `the PostgreSQL events table${options.eventStoreUrl ? `, and ${eventStoreOf(options)} for the KurrentDB figure` : ''}`,
+    run: appendFigures,
+  },
   { name: 'listings', about: 'marketplace listings, every chip and sort, p95 over HTTP vs the same SQL (BENCH_LISTINGS, 100,000; BENCH_LISTINGS_ROUNDS, 20)', run: listingsFigures },
   { name: 'lcp', about: '/marketplace LCP in headless Chromium vs a static page with the same image (BENCH_LCP_LOADS, 7)', run: lcpFigures },
   { name: 'live-fan-out', servers: true, about: 'bid -> bid_placed at the last of 1,000 sockets vs a bare ws server', run: liveFanOutFigures },
@@ -62,6 +69,7 @@ Settings (environment):
                  where each product server writes a V8 CPU profile when it stops
   EVENTSTORE_URL the KurrentDB the product servers keep their events in
                  (hot-auction, live-fan-out, two-processes); else the events table.
+                 The appends section then also measures the KurrentDB adapter.
                  Use a fresh one: each deployment's read models replay its whole log
   and the sizes named beside the sections above`;
 
@@ -93,7 +101,7 @@ runCli(async () => {
   const ranAt = new Date().toISOString();
   const sections = { ...(await previousResults())?.sections };
   for (const section of chosen) {
-    const eventStore = section.servers ? eventStoreOf(options) : 'the PostgreSQL events table';
+    const eventStore = section.eventStore?.(options) ?? (section.servers ? eventStoreOf(options) : 'the PostgreSQL events table');
     console.error(`${section.name}: ${section.about} (events in ${eventStore})`);
     const sectionStarted = performance.now();
     const seconds = () => Math.round((performance.now() - sectionStarted) / 1000);

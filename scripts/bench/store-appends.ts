@@ -14,6 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { getPostgreSQLEventStore, type PostgresEventStore as EmmettEventStore } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
+import { jsonEvent, KurrentDBClient, NO_STREAM, type AppendStreamState } from '@kurrent/kurrentdb-client';
+import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
 import type { ExpectedRevision } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { NodePostgresClient } from '../../engine/postgres/sql-client';
@@ -39,56 +41,84 @@ interface Measured {
 }
 
 export async function appendFigures(options: ServerBenchOptions): Promise<Figure[]> {
-  return withScratchDatabase(options.postgresUrl, 'appends', async (database) => [
-    await appendFigure(options, database.url, 1, 'conditional appends, one stream, 1 writer'),
-    await appendFigure(options, database.url, 16, 'conditional appends, 16 writers on distinct streams'),
+  const figures = await withScratchDatabase(options.postgresUrl, 'appends', async (database) => [
+    await postgresAppendFigure(options, database.url, 1, 'conditional appends, one stream, 1 writer'),
+    await postgresAppendFigure(options, database.url, 16, 'conditional appends, 16 writers on distinct streams'),
   ]);
+  if (options.eventStoreUrl) figures.push(await kurrentDbAppendFigure(options, options.eventStoreUrl));
+  return figures;
 }
 
-async function appendFigure(options: ServerBenchOptions, url: string, writers: number, name: string): Promise<Figure> {
-  const product = await openProduct(url, writers);
-  const emmett = await openEmmett(url, writers);
-  const trials: Trial[] = [];
-  const productRuns: Measured[] = [];
-  const emmettRuns: Measured[] = [];
-  try {
-    for (let trial = 0; trial < options.trials; trial++) {
-      const measure = (side: Side) => measureWriters(side, writers, options.seconds);
-      let productRun: Measured;
-      let emmettRun: Measured;
-      if (trial % 2 === 0) {
-        productRun = await measure(product);
-        emmettRun = await measure(emmett);
-      } else {
-        emmettRun = await measure(emmett);
-        productRun = await measure(product);
-      }
-      productRuns.push(productRun);
-      emmettRuns.push(emmettRun);
-      trials.push({ value: productRun.eventsPerSecond, baseline: emmettRun.eventsPerSecond });
-      options.log(`${name}, trial ${trial + 1}: product ${describe(productRun)}; Emmett ${describe(emmettRun)}`);
-    }
-  } finally {
-    await product.close();
-    await emmett.close();
-  }
+async function postgresAppendFigure(options: ServerBenchOptions, url: string, writers: number, name: string): Promise<Figure> {
+  const compared = await compareSides(options, name, writers, await openProduct(url, writers), await openEmmett(url, writers));
   return {
     name,
     unit: 'events/s',
     baselineName: "Emmett's PostgreSQL event store, same database",
     higherIsBetter: true,
     goalRatio: 1,
-    trials,
+    trials: compared.trials,
     details: {
       writers,
       poolConnectionsEach: writers,
-      appendLatencyMs: {
-        product: { p50: median(productRuns.map((run) => run.p50Ms)), p99: median(productRuns.map((run) => run.p99Ms)) },
-        emmett: { p50: median(emmettRuns.map((run) => run.p50Ms)), p99: median(emmettRuns.map((run) => run.p99Ms)) },
-      },
+      appendLatencyMs: { product: compared.productLatency, emmett: compared.baselineLatency },
       ...(writers === 1 ? { stretchGoalRatio: 2 } : {}),
     },
   };
+}
+
+/**
+ * With EVENTSTORE_URL: the product's KurrentDB adapter against the KurrentDB client's own
+ * appendToStream on the same server, one writer on one stream, and how many calls to the server
+ * each adapter append made (one: no read before or after).
+ */
+async function kurrentDbAppendFigure(options: ServerBenchOptions, eventStoreUrl: string): Promise<Figure> {
+  const name = 'KurrentDB adapter appends, one stream, 1 writer';
+  const adapter = openKurrentDbAdapter(eventStoreUrl);
+  const compared = await compareSides(options, name, 1, adapter, openKurrentDbClient(eventStoreUrl));
+  return {
+    name,
+    unit: 'events/s',
+    baselineName: "the KurrentDB client's appendToStream, same server",
+    higherIsBetter: true,
+    goalRatio: 0.9,
+    trials: compared.trials,
+    details: {
+      eventStore: eventStoreUrl,
+      serverCallsPerAppend: adapter.serverCallsPerAppend(),
+      appendLatencyMs: { adapter: compared.productLatency, client: compared.baselineLatency },
+    },
+  };
+}
+
+/** Both sides measured in every trial, for the same time; which goes first alternates. Closes both. */
+async function compareSides(options: ServerBenchOptions, name: string, writers: number, product: Side, baseline: Side) {
+  const trials: Trial[] = [];
+  const productRuns: Measured[] = [];
+  const baselineRuns: Measured[] = [];
+  try {
+    for (let trial = 0; trial < options.trials; trial++) {
+      const measure = (side: Side) => measureWriters(side, writers, options.seconds);
+      let productRun: Measured;
+      let baselineRun: Measured;
+      if (trial % 2 === 0) {
+        productRun = await measure(product);
+        baselineRun = await measure(baseline);
+      } else {
+        baselineRun = await measure(baseline);
+        productRun = await measure(product);
+      }
+      productRuns.push(productRun);
+      baselineRuns.push(baselineRun);
+      trials.push({ value: productRun.eventsPerSecond, baseline: baselineRun.eventsPerSecond });
+      options.log(`${name}, trial ${trial + 1}: product ${describe(productRun)}; baseline ${describe(baselineRun)}`);
+    }
+  } finally {
+    await product.close();
+    await baseline.close();
+  }
+  const latency = (runs: readonly Measured[]) => ({ p50: median(runs.map((run) => run.p50Ms)), p99: median(runs.map((run) => run.p99Ms)) });
+  return { trials, productLatency: latency(productRuns), baselineLatency: latency(baselineRuns) };
 }
 
 function describe(run: Measured): string {
@@ -166,5 +196,53 @@ async function openEmmett(url: string, connections: number): Promise<Side> {
       await store.close();
       await pool.end();
     },
+  };
+}
+
+/** The product's adapter over a client that counts the calls it makes to the server. */
+function openKurrentDbAdapter(url: string): Side & { serverCallsPerAppend(): number } {
+  const client = KurrentDBClient.connectionString(url);
+  let serverCalls = 0;
+  let appends = 0;
+  const counted = new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (SERVER_CALLS.has(String(property))) serverCalls++;
+      return value.bind(target);
+    },
+  });
+  const store = new KurrentDbEventStore(counted);
+  return {
+    writer(streamId) {
+      let expectedRevision: ExpectedRevision = 'no_stream';
+      let sequence = 0;
+      return async () => {
+        const result = await store.appendToStream(streamId, [{ id: randomUUID(), ...bidPlaced(streamId, sequence++) }], { expectedRevision });
+        expectedRevision = result.nextExpectedRevision;
+        appends++;
+      };
+    },
+    serverCallsPerAppend: () => (appends === 0 ? 0 : Math.round((serverCalls / appends) * 100) / 100),
+    close: () => store.close(),
+  };
+}
+
+/** The client's methods that ask the server something. */
+const SERVER_CALLS = new Set(['appendToStream', 'multiStreamAppend', 'readStream', 'readAll', 'subscribeToAll', 'subscribeToStream']);
+
+function openKurrentDbClient(url: string): Side {
+  const client = KurrentDBClient.connectionString(url);
+  return {
+    writer(streamId) {
+      let streamState: AppendStreamState = NO_STREAM;
+      let sequence = 0;
+      return async () => {
+        const { metadata, ...event } = bidPlaced(streamId, sequence++);
+        const result = await client.appendToStream(streamId, jsonEvent({ ...event, metadata }), { streamState });
+        streamState = result.nextExpectedRevision;
+      };
+    },
+    close: () => client.dispose(),
   };
 }
