@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { KURRENTDB_NAMESPACE } from '../engine/eventstore/kurrentdb/stream-names';
 import type { MediaStorageSettings } from './media/storage-port';
 import { DEFAULT_READY_MAX_LAG_EVENTS } from './observability/read-model-lag';
 import { DEFAULT_RATE_LIMITS, parseRateLimit, type RateLimits } from './http/rate-limit-settings';
@@ -23,6 +24,8 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   EVENTSTORE_URL: z.string().regex(/^(kurrentdb|esdb|kdb)(\+discover)?:\/\//, 'must be a kurrentdb:// or esdb:// connection string').optional(),
+  /** Several deployments on one KurrentDB: each keeps to streams named `<namespace>.…`. */
+  EVENTSTORE_NAMESPACE: z.string().regex(KURRENTDB_NAMESPACE, "must be 1 to 64 letters, digits, '-' or '_'").optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SEED_ADMIN_EMAIL: z.email().optional(),
@@ -63,6 +66,8 @@ export interface Config {
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
   readonly eventStoreUrl: string | undefined;
+  /** The KurrentDB streams of this deployment are named `<namespace>.…` (undefined: as they are). */
+  readonly eventStoreNamespace: string | undefined;
   readonly logLevel: string;
   /** Undefined: generated once and kept under DATA_DIR. */
   readonly jwtSecret: string | undefined;
@@ -102,6 +107,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (env.INSTANCE_URL && !env.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  INSTANCE_URL is for several processes sharing one database: it needs DATABASE_URL');
   }
+  if (env.EVENTSTORE_NAMESPACE && !env.EVENTSTORE_URL) {
+    throw new ConfigError('Invalid configuration:\n  EVENTSTORE_NAMESPACE needs EVENTSTORE_URL (the KurrentDB whose streams it names)');
+  }
   if (env.MEDIA_STORAGE === 's3' && !env.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  MEDIA_STORAGE=s3 needs S3_BUCKET (the bucket media are stored in)');
   }
@@ -111,6 +119,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     dataDir: resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     eventStoreUrl: env.EVENTSTORE_URL,
+    eventStoreNamespace: env.EVENTSTORE_NAMESPACE,
     logLevel: env.LOG_LEVEL,
     jwtSecret: env.JWT_SECRET,
     seedAdmin: env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD ? { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD } : undefined,

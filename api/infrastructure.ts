@@ -43,11 +43,11 @@ export async function openInfrastructure(config: Config): Promise<Infrastructure
     databaseDescription = `PGlite in ${directory}`;
   }
   try {
-    const eventStore = config.eventStoreUrl ? await openKurrentDb(config.eventStoreUrl) : await PostgresEventStore.open(database);
+    const eventStore = config.eventStoreUrl ? await openKurrentDb(config.eventStoreUrl, config.eventStoreNamespace) : await PostgresEventStore.open(database);
     return {
       database,
       eventStore,
-      description: { database: databaseDescription, eventStore: config.eventStoreUrl ? 'KurrentDB (EVENTSTORE_URL)' : 'events table in the database' },
+      description: { database: databaseDescription, eventStore: config.eventStoreUrl ? `KurrentDB (EVENTSTORE_URL${config.eventStoreNamespace ? `, namespace ${config.eventStoreNamespace}` : ''})` : 'events table in the database' },
       async close() {
         await eventStore.close();
         await database.close();
@@ -62,8 +62,8 @@ export async function openInfrastructure(config: Config): Promise<Infrastructure
 }
 
 /** The KurrentDB client brings a gRPC stack of some 26 MB: loaded only when EVENTSTORE_URL asks for it. */
-async function openKurrentDb(connectionString: string): Promise<EventStore> {
+async function openKurrentDb(connectionString: string, namespace: string | undefined): Promise<EventStore> {
   const { KurrentDbEventStore } = await import('../engine/eventstore/kurrentdb/store');
-  // $all is shared: the product reads and follows only its own streams.
-  return KurrentDbEventStore.fromConnectionString(connectionString, { streamPrefixes: PRODUCT_STREAM_PREFIXES });
+  // $all is shared: the product reads and follows only its own streams (in its namespace, if any).
+  return KurrentDbEventStore.fromConnectionString(connectionString, { streamPrefixes: PRODUCT_STREAM_PREFIXES, ...(namespace === undefined ? {} : { namespace }) });
 }

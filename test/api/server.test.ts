@@ -50,6 +50,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ EVENTSTORE_URL: 'http://x' })).toThrow(/EVENTSTORE_URL/);
   });
+
+  it('keeps a deployment to a namespace of a shared KurrentDB, and refuses a namespace it could not keep apart', () => {
+    const kurrentDb = 'kurrentdb://localhost:2113?tls=false';
+    expect(loadConfig({ EVENTSTORE_URL: kurrentDb, EVENTSTORE_NAMESPACE: 'staging' })).toMatchObject({ eventStoreUrl: kurrentDb, eventStoreNamespace: 'staging' });
+    expect(loadConfig({ EVENTSTORE_URL: kurrentDb, EVENTSTORE_NAMESPACE: '' })).toMatchObject({ eventStoreNamespace: undefined });
+    expect(() => loadConfig({ EVENTSTORE_URL: kurrentDb, EVENTSTORE_NAMESPACE: 'stag.ing' })).toThrow(/EVENTSTORE_NAMESPACE/);
+    expect(() => loadConfig({ EVENTSTORE_NAMESPACE: 'staging' })).toThrow(/EVENTSTORE_NAMESPACE needs EVENTSTORE_URL/);
+  });
 });
 
 describe('npm start', () => {
@@ -57,7 +65,7 @@ describe('npm start', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'provenance-start-'));
     const port = await freePort();
     const child = spawn('npm', ['start'], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', EVENTSTORE_URL: '', LOG_LEVEL: 'warn' },
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', EVENTSTORE_URL: '', EVENTSTORE_NAMESPACE: '', LOG_LEVEL: 'warn' },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

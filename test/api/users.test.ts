@@ -377,7 +377,7 @@ describe('npm run user:create (scripts/user-create.ts)', () => {
   afterAll(async () => rm(dataDir, { recursive: true, force: true }));
 
   async function userCreate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', EVENTSTORE_URL: '', LOG_LEVEL: 'silent' };
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', EVENTSTORE_URL: '', EVENTSTORE_NAMESPACE: '', LOG_LEVEL: 'silent' };
     try {
       const { stdout, stderr } = await run('npx', ['tsx', 'scripts/user-create.ts', ...args], { env });
       return { code: 0, stdout, stderr };

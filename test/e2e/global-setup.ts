@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -20,17 +22,20 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * `npm start` on a fresh data dir, as a newcomer runs it: the web app is built, the API starts on
- * the embedded default and seeds itself. Every browser test runs against this one product.
+ * the embedded default and seeds itself. With EVENTSTORE_URL, as an operator runs a deployment on
+ * KurrentDB instead: events there, in a namespace of this run's own (the KurrentDB is shared),
+ * read models and accounts in PGlite, and `npm run seed` before `npm start`. Every browser test
+ * runs against this one product.
  */
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(join(tmpdir(), 'provenance-e2e-'));
-  const product = spawn('npm', ['start'], {
-    cwd: ROOT,
-    // NODE_ENV: vitest sets it to 'test', which would give the browser React's development build.
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', EVENTSTORE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const eventStore = process.env.EVENTSTORE_URL
+    ? { EVENTSTORE_URL: process.env.EVENTSTORE_URL, EVENTSTORE_NAMESPACE: `e2e-${randomUUID()}` }
+    : { EVENTSTORE_URL: '', EVENTSTORE_NAMESPACE: '' };
+  // NODE_ENV: vitest sets it to 'test', which would give the browser React's development build.
+  const env = { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...eventStore };
+  if (eventStore.EVENTSTORE_URL) await promisify(execFile)('npm', ['run', 'seed', '--', '--yes'], { cwd: ROOT, env, timeout: 180_000 });
+  const product = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   product.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   product.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { startSession } from '../../api/accounts/sessions';
 import type { SessionTokens } from '../../api/contracts/accounts';
 import type { Role } from '../../api/accounts/schema';
@@ -13,12 +12,9 @@ import { sameLimitForAll, type RateLimits } from '../../api/http/rate-limit-sett
 import type { AppDependencies } from '../../api/dependencies';
 import { openServices, type ServiceOptions } from '../../api/services';
 import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
-import { positionToString, type EventStore } from '../../engine/eventstore/port';
+import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
-import { createKysely } from '../../engine/postgres/kysely-dialect';
 import { PRODUCT_STREAM_PREFIXES } from '../../engine/domain/catalogue';
-import { migrateReadModels, type ReadModels } from '../../projections';
-import { READ_MODEL_PROJECTIONS } from '../../projections/runner';
 import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
 import { freePort } from '../../scripts/free-port';
 import { logShapeFromEnv, shapedStore, type LogShape } from './log-shapes';
@@ -90,32 +86,18 @@ async function openStorage(backend: ApiBackend): Promise<SharedStorage> {
 
 /**
  * Events in the KurrentDB at `url`, read models and accounts in a PostgreSQL schema of their own
- * (TEST_DATABASE_URL) or else PGlite. The KurrentDB is shared by every suite and every run, so the
- * read models start at the end of its log as it is now: to this API, the log begins there.
+ * (TEST_DATABASE_URL) or else PGlite. The KurrentDB is shared by every suite and every run: each
+ * storage keeps its streams in a namespace of its own, so to this API the log holds only them.
  */
 async function openKurrentDbStorage(url: string, shape: LogShape | undefined): Promise<SharedStorage> {
   const schema = TEST_DATABASE_URL ? await createTestSchema(TEST_DATABASE_URL) : undefined;
   const pglite = schema ? undefined : await PGliteClient.open();
-  const openStore = () => shapedStore(KurrentDbEventStore.fromConnectionString(url, { streamPrefixes: PRODUCT_STREAM_PREFIXES }), shape);
-  const setup = schema ? schema.client() : pglite!;
-  const probe = openStore();
-  try {
-    const head = await probe.headPosition();
-    const db = createKysely<ReadModels>(setup);
-    await migrateReadModels(db as Kysely<unknown>);
-    if (head) {
-      const position = positionToString(head);
-      await db.insertInto('projection_checkpoints').values(READ_MODEL_PROJECTIONS.map((projection) => ({ name: projection.name, position, updated_at: new Date() }))).execute();
-    }
-  } finally {
-    await probe.close();
-    if (schema) await setup.close();
-  }
+  const namespace = `api-${randomUUID()}`;
   return {
     backend: 'KurrentDB',
     connect: async () => {
       const sql = schema ? schema.client() : pglite!;
-      const store = openStore();
+      const store = shapedStore(KurrentDbEventStore.fromConnectionString(url, { streamPrefixes: PRODUCT_STREAM_PREFIXES, namespace }), shape);
       return { sql, store, close: async () => { await store.close(); if (schema) await sql.close(); } };
     },
     drop: async () => {

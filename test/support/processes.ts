@@ -24,7 +24,7 @@ export async function waitForHealth(url: string, timeoutMs: number, output: () =
  * EVENTSTORE_URL, no HOST) plus `settings`.
  */
 function operatorEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
-  const { HOST: _host, DATABASE_URL: _database, EVENTSTORE_URL: _eventStore, ...inherited } = process.env;
+  const { HOST: _host, DATABASE_URL: _database, EVENTSTORE_URL: _eventStore, EVENTSTORE_NAMESPACE: _namespace, ...inherited } = process.env;
   return { ...inherited, LOG_LEVEL: 'warn', ...settings };
 }
 

@@ -44,14 +44,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-export function toRecordedEvent(event: KurrentRecordedEvent): RecordedEvent {
+/** The event as the port describes it; `streamId` is the store's name for KurrentDB's stream. */
+export function toRecordedEvent(event: KurrentRecordedEvent, streamId: string = event.streamId): RecordedEvent {
   const position = event.position;
   if (position === undefined) {
     throw new Error(`KurrentDB did not report the log position of event ${event.id} in ${event.streamId} (KurrentDB 22.6 or later reports it)`);
   }
   const created: unknown = event.created;
   return {
-    streamId: event.streamId,
+    streamId,
     revision: Number(event.revision),
     position: { commit: BigInt(position.commit), prepare: BigInt(position.prepare) },
     id: event.id,

@@ -16,6 +16,7 @@ import {
   type AppendStreamState,
   type Filter,
   type ReadPosition,
+  type RecordedEvent as KurrentRecordedEvent,
   type ReadRevision,
 } from '@kurrent/kurrentdb-client';
 import { findRetriedBatch, validateAppendRequests } from '../idempotency';
@@ -39,6 +40,7 @@ import {
   type Subscription,
 } from '../port';
 import { isSystemEvent, toEventData, toRecordedEvent } from './metadata-codec';
+import { streamNames, type StreamNames } from './stream-names';
 import { subscribeToAll } from './subscription';
 
 /** How many events before the end of a stream are checked for a retried or overlapping batch. */
@@ -53,6 +55,20 @@ const READ_ALL_PAGE = 500;
 const LOG_QUERY_SCAN_BUDGET = 10 * READ_ALL_PAGE;
 
 type StoredEvents = Map<string, RecordedEvent>;
+
+export interface KurrentDbStoreOptions {
+  /**
+   * $all is shared (other services, operators' tools), so readAll, headPosition, subscriptions and
+   * unfiltered log queries see only streams starting with one of these (the product's own);
+   * absent, every stream but KurrentDB's system ones.
+   */
+  readonly streamPrefixes?: readonly string[];
+  /**
+   * Keeps this store's streams apart from other deployments' on the same KurrentDB: it writes and
+   * reads only streams named `<namespace>.<stream id>`, and reports them by their stream ids.
+   */
+  readonly namespace?: string;
+}
 
 /**
  * The event store on KurrentDB (EventStoreDB's successor; 25.1 or later for atomic appends to
@@ -83,20 +99,22 @@ export class KurrentDbEventStore implements EventStore {
   readonly #startingSubscriptions = new Set<Promise<void>>();
   /** What of $all this store reads and follows: KurrentDB's server-side filter. */
   readonly #allFilter: Filter;
+  readonly #names: StreamNames;
   #closed = false;
 
-  /**
-   * `streamPrefixes`: $all is shared (other services, operators' tools), so readAll, headPosition,
-   * subscriptions and unfiltered log queries see only streams starting with one of these (the
-   * product's own); absent, every stream but KurrentDB's system ones.
-   */
-  constructor(client: KurrentDBClient, options: { readonly streamPrefixes?: readonly string[] } = {}) {
+  constructor(client: KurrentDBClient, options: KurrentDbStoreOptions = {}) {
     this.#client = client;
-    this.#allFilter = options.streamPrefixes ? streamNameFilter({ prefixes: [...options.streamPrefixes] }) : excludeSystemEvents();
+    this.#names = streamNames(options.namespace);
+    const { namespace, streamPrefixes } = options;
+    if (namespace === undefined) {
+      this.#allFilter = streamPrefixes ? streamNameFilter({ prefixes: [...streamPrefixes] }) : excludeSystemEvents();
+    } else {
+      this.#allFilter = streamNameFilter({ prefixes: (streamPrefixes ?? ['']).map((prefix) => this.#names.toServer(prefix)) });
+    }
   }
 
   /** e.g. `kurrentdb://localhost:2113?tls=false` */
-  static fromConnectionString(connectionString: string, options: { readonly streamPrefixes?: readonly string[] } = {}): KurrentDbEventStore {
+  static fromConnectionString(connectionString: string, options: KurrentDbStoreOptions = {}): KurrentDbEventStore {
     return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString), options);
   }
 
@@ -162,9 +180,8 @@ export class KurrentDbEventStore implements EventStore {
         filter: this.#allFilter,
       });
       for await (const resolved of page) {
-        const event = resolved.event;
-        if (event === undefined) continue;
-        const recorded = toRecordedEvent(event);
+        const recorded = this.#recorded(resolved.event);
+        if (recorded === undefined) continue;
         last = recorded.position;
         if (skipThrough !== undefined && comparePositions(recorded.position, skipThrough) <= 0) continue;
         if (isSystemEvent(recorded) || events.length >= limit) continue;
@@ -214,15 +231,16 @@ export class KurrentDbEventStore implements EventStore {
         fromRevision = BigInt(page.at(-1)!.revision + 1);
       }
     }
-    const filter = serverFilterFor(query, this.#allFilter);
+    const filter = this.#serverFilterFor(query);
     // fromPosition is inclusive: each page starts at the last position seen and skips it.
     let skipThrough = after;
     let from: ReadPosition = after ?? START;
     for (;;) {
       const fresh: RecordedEvent[] = [];
       for await (const resolved of this.#client.readAll({ fromPosition: from, direction: FORWARDS, maxCount: READ_ALL_PAGE, filter })) {
-        if (resolved.event === undefined) continue;
-        const recorded = toRecordedEvent(resolved.event);
+        const recorded = this.#recorded(resolved.event);
+        // A type filter cannot also name streams: events outside the namespace are skipped here.
+        if (recorded === undefined) continue;
         if (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0) fresh.push(recorded);
       }
       if (fresh.length === 0) return;
@@ -238,16 +256,26 @@ export class KurrentDbEventStore implements EventStore {
     const page = this.#client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50, filter: this.#allFilter });
     let head: LogPosition | null = null;
     for await (const resolved of page) {
-      if (head !== null || resolved.event === undefined) continue;
-      const recorded = toRecordedEvent(resolved.event);
-      if (!isSystemEvent(recorded)) head = recorded.position;
+      if (head !== null) continue;
+      const recorded = this.#recorded(resolved.event);
+      if (recorded !== undefined && !isSystemEvent(recorded)) head = recorded.position;
     }
     return head;
   }
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     this.#assertOpen();
-    return subscribeToAll({ client: this.#client, filter: this.#allFilter, stops: this.#stops, startingSubscriptions: this.#startingSubscriptions }, options, handler);
+    return subscribeToAll(
+      {
+        client: this.#client,
+        filter: this.#allFilter,
+        recorded: (event) => this.#recorded(event),
+        stops: this.#stops,
+        startingSubscriptions: this.#startingSubscriptions,
+      },
+      options,
+      handler,
+    );
   }
 
   async close(): Promise<void> {
@@ -265,7 +293,7 @@ export class KurrentDbEventStore implements EventStore {
     try {
       if (pending.length === 1) {
         const request = pending[0]!;
-        const result = await this.#client.appendToStream(request.streamId, request.events.map((event) => toEventData(event, false)), {
+        const result = await this.#client.appendToStream(this.#names.toServer(request.streamId), request.events.map((event) => toEventData(event, false)), {
           streamState: toStreamState(request.expectedRevision),
         });
         // Only with throwOnAppendFailure=false in the connection string; the client then misreports the actual revision.
@@ -274,7 +302,7 @@ export class KurrentDbEventStore implements EventStore {
         return [await this.#answer(request, result.nextExpectedRevision, position)];
       }
       const appendRequests: AppendStreamRequest[] = pending.map((request) => ({
-        streamName: request.streamId,
+        streamName: this.#names.toServer(request.streamId),
         events: request.events.map((event) => toEventData(event, true)),
         expectedState: toStreamState(request.expectedRevision),
       }));
@@ -283,14 +311,14 @@ export class KurrentDbEventStore implements EventStore {
       const end = { commit: result.position, prepare: result.position };
       return await Promise.all(
         pending.map((request) => {
-          const response = result.responses.find((candidate) => candidate.streamName === request.streamId);
+          const response = result.responses.find((candidate) => candidate.streamName === this.#names.toServer(request.streamId));
           if (response === undefined) throw new Error(`KurrentDB did not report the append to ${request.streamId}`);
           return this.#answer(request, response.revision, end);
         }),
       );
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
-        const request = pending.find((candidate) => candidate.streamId === error.streamName) ?? pending[0]!;
+        const request = pending.find((candidate) => this.#names.toServer(candidate.streamId) === error.streamName) ?? pending[0]!;
         throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actualRevisionOf(error));
       }
       throw error;
@@ -346,14 +374,32 @@ export class KurrentDbEventStore implements EventStore {
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.#client.readStream(streamId, options)) {
-        if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
+      for await (const resolved of this.#client.readStream(this.#names.toServer(streamId), options)) {
+        const recorded = this.#recorded(resolved.event);
+        if (recorded !== undefined) events.push(recorded);
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
     return events;
+  }
+
+  /** KurrentDB's event as the port's, under the store's stream id; undefined outside the namespace. */
+  #recorded(event: KurrentRecordedEvent | undefined): RecordedEvent | undefined {
+    if (event === undefined) return undefined;
+    const streamId = this.#names.fromServer(event.streamId);
+    return streamId === undefined ? undefined : toRecordedEvent(event, streamId);
+  }
+
+  /** The part of a log query KurrentDB can filter on itself: the event types, else the category, else the store's own filter. */
+  #serverFilterFor(query: LogQuery): Filter {
+    if (query.types !== undefined) {
+      const escaped = query.types.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      return eventTypeFilter({ regex: `^(?:${escaped.join('|')})$` });
+    }
+    if (query.category !== undefined) return streamNameFilter({ prefixes: [this.#names.toServer(`${query.category}-`)] });
+    return this.#allFilter;
   }
 
   #assertOpen(): void {
@@ -367,16 +413,6 @@ function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEve
   const events = request.events.map((event) => ({ ...event, id: event.id.toLowerCase() }));
   const retried = findRetriedBatch(request.streamId, events, stored);
   return retried === null ? undefined : stored.get(retried.id.toLowerCase());
-}
-
-/** The part of a log query KurrentDB can filter on itself: the event types, else the category, else the store's own filter. */
-function serverFilterFor(query: LogQuery, all: Filter): Filter {
-  if (query.types !== undefined) {
-    const escaped = query.types.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    return eventTypeFilter({ regex: `^(?:${escaped.join('|')})$` });
-  }
-  if (query.category !== undefined) return streamNameFilter({ prefixes: [`${query.category}-`] });
-  return all;
 }
 
 function resultOf(event: RecordedEvent): AppendResult {

@@ -1,6 +1,14 @@
-import { END, START, type AllStreamResolvedEvent, type Filter, type KurrentDBClient, type ReadPosition } from '@kurrent/kurrentdb-client';
+import {
+  END,
+  START,
+  type AllStreamResolvedEvent,
+  type Filter,
+  type KurrentDBClient,
+  type ReadPosition,
+  type RecordedEvent as KurrentRecordedEvent,
+} from '@kurrent/kurrentdb-client';
 import { comparePositions, type BatchHandler, type RecordedEvent, type SubscribeOptions, type Subscription } from '../port';
-import { isSystemEvent, toRecordedEvent } from './metadata-codec';
+import { isSystemEvent } from './metadata-codec';
 
 /** Most events handed to a subscription handler at once, unless the subscriber asks otherwise. */
 const MAX_BATCH = 500;
@@ -14,6 +22,8 @@ export interface SubscriptionHost {
   readonly client: KurrentDBClient;
   /** What of $all to follow (the store's filter). */
   readonly filter: Filter;
+  /** KurrentDB's event as the port's (undefined: not the store's). */
+  readonly recorded: (event: KurrentRecordedEvent | undefined) => RecordedEvent | undefined;
   /** Stops of the running subscriptions: closing the store calls them all. */
   readonly stops: Set<() => Promise<void>>;
   /** 'end' subscriptions not yet confirmed by the server: appends through the store wait for them. */
@@ -51,10 +61,8 @@ export function subscribeToAll(host: SubscriptionHost, options: SubscribeOptions
   if (source !== undefined) {
     source.on('data', (resolved: AllStreamResolvedEvent) => {
       try {
-        const event = resolved.event;
-        if (event === undefined) return;
-        const recorded = toRecordedEvent(event);
-        if (isSystemEvent(recorded)) return;
+        const recorded = host.recorded(resolved.event);
+        if (recorded === undefined || isSystemEvent(recorded)) return;
         // Exclusive start, whether or not the server already skips the event at `after`.
         if (after !== undefined && comparePositions(recorded.position, after) <= 0) return;
         queue.push(recorded);

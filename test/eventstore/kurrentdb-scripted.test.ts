@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedVersionError, type AppendStreamState, type KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
-import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
+import { KurrentDbEventStore, type KurrentDbStoreOptions } from '../../engine/eventstore/kurrentdb/store';
 import { IdempotencyConflictError, WrongExpectedRevisionError, type NewEvent } from '../../engine/eventstore/port';
 
 /*
- * The KurrentDB adapter's append path up to the client call, with a scripted client: what the
- * adapter asks the server for and how it reads the answers. That an append is one call, and the
+ * The KurrentDB adapter up to the client call, with a scripted client: what the adapter asks the
+ * server for (appends, and the stream names of a namespace) and how it reads the answers. That an append is one call, and the
  * answers' meaning, are KurrentDB's (see the adapter's comment); the contract suite checks them
  * against a real server when EVENTSTORE_URL is set.
  */
 
 interface StoredEvent {
+  /** KurrentDB's stream name (with the namespace, if any). */
   readonly streamId: string;
   readonly revision: number;
   readonly id: string;
@@ -19,50 +20,62 @@ interface StoredEvent {
 }
 
 /** A client whose answers each test scripts; any call it was not given fails the test. */
-function scriptedClient(script: {
-  appendToStream?: (streamId: string, events: readonly { id: string }[], options: { streamState: AppendStreamState }) => unknown;
-  multiStreamAppend?: (requests: readonly { streamName: string; events: readonly { id: string }[] }[]) => unknown;
-  stored?: readonly StoredEvent[];
-}) {
+function scriptedClient(
+  script: {
+    appendToStream?: (streamId: string, events: readonly { id: string }[], options: { streamState: AppendStreamState }) => unknown;
+    multiStreamAppend?: (requests: readonly { streamName: string; events: readonly { id: string }[] }[]) => unknown;
+    stored?: readonly StoredEvent[];
+  },
+  options: KurrentDbStoreOptions = {},
+) {
   const calls: string[] = [];
+  const readAllOptions: unknown[] = [];
   const readStream = (streamId: string, options: { fromRevision: bigint | 'end'; maxCount?: number; direction?: string }) => {
     const events = (script.stored ?? []).filter((event) => event.streamId === streamId);
     const ordered = options.direction === 'backwards' ? [...events].reverse() : events;
     const from = options.fromRevision === 'end' ? ordered : ordered.filter((event) => BigInt(event.revision) >= (options.fromRevision as bigint));
     const page = from.slice(0, options.maxCount ?? from.length);
-    return (async function* () {
-      for (const event of page) {
-        yield {
-          event: {
-            streamId: event.streamId,
-            revision: BigInt(event.revision),
-            position: { commit: event.position, prepare: event.position },
-            id: event.id,
-            type: 'T',
-            data: {},
-            metadata: {},
-            created: new Date(),
-          },
-        };
-      }
-    })();
+    return resolved(page);
+  };
+  // The whole log, whatever the filter: the adapter must keep to its own streams by itself too.
+  const readAll = (options: unknown) => {
+    readAllOptions.push(options);
+    return resolved(script.stored ?? []);
   };
   const answers: Record<string, (...args: never[]) => unknown> = {
     appendToStream: async (...args: Parameters<NonNullable<typeof script.appendToStream>>) => script.appendToStream!(...args),
     multiStreamAppend: async (...args: Parameters<NonNullable<typeof script.multiStreamAppend>>) => script.multiStreamAppend!(...args),
     readStream,
+    readAll,
   };
   const client = new Proxy({} as KurrentDBClient, {
     get: (_, name: string) => {
       calls.push(name);
       const answer = answers[name];
-      if (answer === undefined || (name !== 'readStream' && script[name as keyof typeof script] === undefined)) {
+      if (answer === undefined || (!name.startsWith('read') && script[name as keyof typeof script] === undefined)) {
         throw new Error(`unexpected client call: ${name}`);
       }
       return answer;
     },
   });
-  return { store: new KurrentDbEventStore(client), calls };
+  return { store: new KurrentDbEventStore(client, options), calls, readAllOptions };
+}
+
+async function* resolved(events: readonly StoredEvent[]) {
+  for (const event of events) {
+    yield {
+      event: {
+        streamId: event.streamId,
+        revision: BigInt(event.revision),
+        position: { commit: event.position, prepare: event.position },
+        id: event.id,
+        type: 'T',
+        data: {},
+        metadata: {},
+        created: new Date(),
+      },
+    };
+  }
 }
 
 function event(): NewEvent {
@@ -183,5 +196,69 @@ describe('KurrentDB appends (scripted client)', () => {
       expected: 1,
       actual: 4,
     });
+  });
+});
+
+describe('KurrentDB namespaces (scripted client)', () => {
+  const namespace = { namespace: 'staging', streamPrefixes: ['auction-'] };
+
+  it('writes and reads the streams of its namespace, reporting them by their stream ids', async () => {
+    const written = event();
+    const appendedTo: string[] = [];
+    const { store } = scriptedClient(
+      {
+        appendToStream: (streamName) => {
+          appendedTo.push(streamName);
+          return { success: true, nextExpectedRevision: 0n, position: { commit: 5n, prepare: 5n } };
+        },
+        stored: [
+          { streamId: 'staging.auction-1', revision: 0, id: written.id, position: 5n },
+          { streamId: 'auction-1', revision: 0, id: randomUUID(), position: 6n },
+        ],
+      },
+      namespace,
+    );
+    await store.appendToStream('auction-1', [written], { expectedRevision: 'no_stream' });
+    expect(appendedTo).toEqual(['staging.auction-1']);
+    expect((await store.readStream('auction-1')).map((recorded) => [recorded.streamId, recorded.id])).toEqual([['auction-1', written.id]]);
+  });
+
+  it('names the stream of a refusal by its stream id', async () => {
+    const { store } = scriptedClient(
+      {
+        multiStreamAppend: () => {
+          throw refusal('staging.auction-2', 0n, 3n);
+        },
+      },
+      namespace,
+    );
+    await expect(
+      store.appendToStreams([
+        { streamId: 'auction-1', events: [event()], expectedRevision: 'no_stream' },
+        { streamId: 'auction-2', events: [event()], expectedRevision: 0 },
+      ]),
+    ).rejects.toMatchObject({ name: WrongExpectedRevisionError.name, streamId: 'auction-2', actual: 3 });
+  });
+
+  it("follows $all through a filter on the namespace's prefixes, and skips any other stream the server hands over", async () => {
+    const { store, readAllOptions } = scriptedClient(
+      {
+        stored: [
+          { streamId: 'staging.auction-1', revision: 0, id: randomUUID(), position: 5n },
+          { streamId: 'production.auction-1', revision: 0, id: randomUUID(), position: 6n },
+          { streamId: 'staging.auction-2', revision: 0, id: randomUUID(), position: 7n },
+        ],
+      },
+      namespace,
+    );
+    const all = await store.readAll();
+    expect(all.map((recorded) => recorded.streamId)).toEqual(['auction-1', 'auction-2']);
+    expect(readAllOptions[0]).toMatchObject({ filter: { filterOn: 'streamName', prefixes: ['staging.auction-'] } });
+    const byType = await store.queryLog({ types: ['T'], limit: 10 });
+    expect(byType.events.map((recorded) => recorded.streamId)).toEqual(['auction-1', 'auction-2']);
+  });
+
+  it('refuses a namespace that could not be told apart from a stream name', () => {
+    expect(() => scriptedClient({}, { namespace: 'a.b' })).toThrow(/namespace/);
   });
 });
