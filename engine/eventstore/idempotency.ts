@@ -1,4 +1,4 @@
-import { IdempotencyConflictError, type AppendRequest, type NewEvent } from './port';
+import { comparePositions, IdempotencyConflictError, type AppendRequest, type AppendResult, type NewEvent } from './port';
 
 export interface StoredIdentity {
   readonly id: string;
@@ -36,15 +36,35 @@ export function validateAppendRequests(requests: readonly AppendRequest[]): void
   if (requests.length === 0) throw new TypeError('Nothing to append: no streams given');
   const streams = new Set<string>();
   const ids = new Set<string>();
-  for (const { streamId, events } of requests) {
+  if (requests.every((request) => request.events.length === 0)) throw new TypeError('Nothing to append: every stream given is a check');
+  for (const { streamId, events, expectedRevision } of requests) {
     if (streamId.length === 0) throw new TypeError('A stream id cannot be empty');
     if (streams.has(streamId)) throw new TypeError(`Stream ${streamId} appears twice in one append`);
     streams.add(streamId);
-    if (events.length === 0) throw new TypeError(`Nothing to append to ${streamId}`);
+    if (events.length === 0 && typeof expectedRevision !== 'number') {
+      throw new TypeError(`A check of ${streamId} (no events) needs the revision it expects, not ${expectedRevision}`);
+    }
     for (const event of events) {
       if (!UUID.test(event.id)) throw new TypeError(`Event id ${event.id} is not a UUID`);
       if (ids.has(event.id)) throw new TypeError(`Event id ${event.id} appears twice in one append`);
       ids.add(event.id);
     }
   }
+}
+
+/**
+ * The results of an append in request order, given those of its streams with events (written, or
+ * already stored by a retry): each check is answered with the revision it held and the last of
+ * their positions, the append's end.
+ */
+export function withChecksAnswered(requests: readonly AppendRequest[], results: ReadonlyMap<string, AppendResult>): AppendResult[] {
+  const end = [...results.values()].map((result) => result.position).sort(comparePositions).at(-1);
+  return requests.map((request) => {
+    const result = results.get(request.streamId);
+    if (result !== undefined) return result;
+    if (request.events.length > 0 || typeof request.expectedRevision !== 'number' || end === undefined) {
+      throw new Error(`No result for the append to ${request.streamId}`);
+    }
+    return { streamId: request.streamId, nextExpectedRevision: request.expectedRevision, position: end };
+  });
 }

@@ -1,4 +1,4 @@
-import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from './idempotency';
+import { findRetriedBatch, validateAppendRequests, withChecksAnswered, type StoredIdentity } from './idempotency';
 import { matchesLogQuery, pageOfMatches, validateLogQuery } from './log-query';
 import {
   comparePositions,
@@ -36,12 +36,14 @@ export class InMemoryEventStore implements EventStore {
   async appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
     this.#assertOpen();
     validateAppendRequests(requests);
-    // Check everything before writing anything: the append is all or nothing.
-    const plans = requests.map((request) => {
-      const retried = findRetriedBatch(request.streamId, request.events, this.#byId);
-      if (retried) return { request, retried };
+    // Check everything before writing anything: the append is all or nothing. A retry that writes
+    // nothing new is answered from the store: its checks held when it was written.
+    const retried = requests.map((request) => findRetriedBatch(request.streamId, request.events, this.#byId));
+    const writesNew = requests.some((request, index) => request.events.length > 0 && retried[index] === null);
+    const plans = requests.map((request, index) => {
+      if (retried[index]) return { request, retried: retried[index] };
       const actual = this.#revisionOf(request.streamId);
-      if (!revisionMatches(request.expectedRevision, actual)) {
+      if (writesNew && !revisionMatches(request.expectedRevision, actual)) {
         throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actual);
       }
       return { request, retried: null };
@@ -49,14 +51,20 @@ export class InMemoryEventStore implements EventStore {
     const commit = BigInt(this.#log.length);
     for (const { request, retried } of plans) if (!retried) this.#store(request, commit);
     this.#changes.notify();
+    // Every stream written to answers with the append's end, the last event written.
     const end = this.#log.at(-1)?.position;
-    return plans.map(({ request, retried }): AppendResult => {
-      const last = retried ? this.#streams.get(request.streamId)![retried.revision]! : this.#streams.get(request.streamId)!.at(-1)!;
-      return { streamId: request.streamId, nextExpectedRevision: last.revision, position: retried ? last.position : end! };
-    });
+    const results = new Map<string, AppendResult>();
+    for (const { request, retried } of plans) {
+      if (request.events.length === 0) continue;
+      const stream = this.#streams.get(request.streamId)!;
+      const last = retried ? stream[retried.revision]! : stream.at(-1)!;
+      results.set(request.streamId, { streamId: request.streamId, nextExpectedRevision: last.revision, position: retried ? last.position : end! });
+    }
+    return withChecksAnswered(requests, results);
   }
 
   #store(request: AppendRequest, commit: bigint): void {
+    if (request.events.length === 0) return;
     const stream = this.#streams.get(request.streamId) ?? [];
     this.#streams.set(request.streamId, stream);
     for (const event of request.events) {

@@ -36,6 +36,11 @@ export interface RecordedEvent {
 
 export interface AppendRequest {
   readonly streamId: string;
+  /**
+   * None: a check. The append happens only if this stream is at `expectedRevision` (a revision
+   * number), and writes nothing to it: a decision that appends to other streams only (a refused
+   * bid's record) proves the state it was decided against.
+   */
   readonly events: readonly NewEvent[];
   readonly expectedRevision: ExpectedRevision;
 }
@@ -47,7 +52,8 @@ export interface AppendResult {
   /**
    * Position of the last event this append wrote, in any of its streams: a reader that has reached
    * it has read the whole append. For a stream whose batch was already stored (a retry), of that
-   * batch's last event.
+   * batch's last event; for a check, the append's (or, when it wrote nothing new, the stored
+   * batches') last.
    */
   readonly position: LogPosition;
 }
@@ -120,7 +126,7 @@ export type BatchHandler = (events: readonly RecordedEvent[]) => Promise<void>;
 
 export interface EventStore {
   appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /** All or nothing: every stream's expected revision holds and all events are written, or none is. */
+  /** All or nothing: every stream's expected revision holds (checks included) and all events are written, or none is. */
   appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]>;
   /** Events of one stream in revision order; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

@@ -211,6 +211,62 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
       });
     });
 
+    describe('checks: streams an append expects at a revision without writing to them', () => {
+      it('appends while the checked stream is at its expected revision, and writes nothing to it', async () => {
+        const prefix = newPrefix();
+        await store.appendToStream(`${prefix}-b`, [event()], { expectedRevision: 'no_stream' });
+        const results = await store.appendToStreams([
+          { streamId: `${prefix}-a`, events: [event('A')], expectedRevision: 'any' },
+          { streamId: `${prefix}-b`, events: [], expectedRevision: 0 },
+        ]);
+        const [written] = await store.readStream(`${prefix}-a`);
+        expect(results).toEqual([
+          { streamId: `${prefix}-a`, nextExpectedRevision: 0, position: written!.position },
+          { streamId: `${prefix}-b`, nextExpectedRevision: 0, position: written!.position },
+        ]);
+        expect(await store.readStream(`${prefix}-b`)).toHaveLength(1);
+      });
+
+      it('writes nothing, and names the checked stream, when it has moved on', async () => {
+        const prefix = newPrefix();
+        await store.appendToStream(`${prefix}-b`, [event(), event()], { expectedRevision: 'no_stream' });
+        await expect(
+          store.appendToStreams([
+            { streamId: `${prefix}-a`, events: [event()], expectedRevision: 'any' },
+            { streamId: `${prefix}-b`, events: [], expectedRevision: 0 },
+          ]),
+        ).rejects.toMatchObject({ name: 'WrongExpectedRevisionError', streamId: `${prefix}-b`, expected: 0, actual: 1 });
+        expect(await store.readStream(`${prefix}-a`)).toEqual([]);
+      });
+
+      it('answers a retry from what is stored, though the checked stream has moved on since', async () => {
+        const prefix = newPrefix();
+        await store.appendToStream(`${prefix}-b`, [event()], { expectedRevision: 'no_stream' });
+        const batch = [event(), event()];
+        const append = () =>
+          store.appendToStreams([
+            { streamId: `${prefix}-a`, events: batch, expectedRevision: 'any' },
+            { streamId: `${prefix}-b`, events: [], expectedRevision: 0 },
+          ]);
+        const first = await append();
+        await store.appendToStream(`${prefix}-b`, [event()], { expectedRevision: 0 });
+        expect(await append()).toEqual(first);
+        expect((await store.readStream(`${prefix}-a`)).map((e) => e.id)).toEqual(batch.map((e) => e.id));
+      });
+
+      it('refuses a check without a revision, and an append of checks only', async () => {
+        const prefix = newPrefix();
+        await expect(
+          store.appendToStreams([
+            { streamId: `${prefix}-a`, events: [event()], expectedRevision: 'any' },
+            { streamId: `${prefix}-b`, events: [], expectedRevision: 'stream_exists' },
+          ]),
+        ).rejects.toBeInstanceOf(TypeError);
+        await expect(store.appendToStreams([{ streamId: `${prefix}-b`, events: [], expectedRevision: 0 }])).rejects.toBeInstanceOf(TypeError);
+        expect(await store.readStream(`${prefix}-a`)).toEqual([]);
+      });
+    });
+
     describe('concurrent writers on one stream', () => {
       it('lets exactly one of several writers expecting the same revision win', async () => {
         const stream = `${newPrefix()}-a`;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedVersionError, type AppendStreamState, type KurrentDBClient } from '@kurrent/kurrentdb-client';
+import { AppendConsistencyViolationError, WrongExpectedVersionError, type AppendStreamState, type KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
+import type { KurrentDbReads } from '../../engine/eventstore/kurrentdb/grpc-reads';
 import { KurrentDbEventStore, type KurrentDbStoreOptions } from '../../engine/eventstore/kurrentdb/store';
 import { IdempotencyConflictError, WrongExpectedRevisionError, type NewEvent } from '../../engine/eventstore/port';
 
@@ -24,6 +25,7 @@ function scriptedClient(
   script: {
     appendToStream?: (streamId: string, events: readonly { id: string }[], options: { streamState: AppendStreamState }) => unknown;
     multiStreamAppend?: (requests: readonly { streamName: string; events: readonly { id: string }[] }[]) => unknown;
+    appendRecords?: (records: readonly { streamName: string; record: { id: string } }[], checks: readonly unknown[]) => unknown;
     stored?: readonly StoredEvent[];
   },
   options: KurrentDbStoreOptions = {},
@@ -35,47 +37,47 @@ function scriptedClient(
     const ordered = options.direction === 'backwards' ? [...events].reverse() : events;
     const from = options.fromRevision === 'end' ? ordered : ordered.filter((event) => BigInt(event.revision) >= (options.fromRevision as bigint));
     const page = from.slice(0, options.maxCount ?? from.length);
-    return resolved(page);
+    calls.push('readStream');
+    return Promise.resolve(resolved(page));
   };
   // The whole log, whatever the filter: the adapter must keep to its own streams by itself too.
   const readAll = (options: unknown) => {
+    calls.push('readAll');
     readAllOptions.push(options);
-    return resolved(script.stored ?? []);
+    return Promise.resolve(resolved(script.stored ?? []));
   };
   const answers: Record<string, (...args: never[]) => unknown> = {
     appendToStream: async (...args: Parameters<NonNullable<typeof script.appendToStream>>) => script.appendToStream!(...args),
     multiStreamAppend: async (...args: Parameters<NonNullable<typeof script.multiStreamAppend>>) => script.multiStreamAppend!(...args),
-    readStream,
-    readAll,
+    appendRecords: async (...args: Parameters<NonNullable<typeof script.appendRecords>>) => script.appendRecords!(...args),
   };
   const client = new Proxy({} as KurrentDBClient, {
     get: (_, name: string) => {
       calls.push(name);
       const answer = answers[name];
-      if (answer === undefined || (!name.startsWith('read') && script[name as keyof typeof script] === undefined)) {
+      if (answer === undefined || script[name as keyof typeof script] === undefined) {
         throw new Error(`unexpected client call: ${name}`);
       }
       return answer;
     },
   });
-  return { store: new KurrentDbEventStore(client, options), calls, readAllOptions };
+  const reads = { readStream, readAll } as unknown as KurrentDbReads;
+  return { store: new KurrentDbEventStore(client, options, reads), calls, readAllOptions };
 }
 
-async function* resolved(events: readonly StoredEvent[]) {
-  for (const event of events) {
-    yield {
-      event: {
-        streamId: event.streamId,
-        revision: BigInt(event.revision),
-        position: { commit: event.position, prepare: event.position },
-        id: event.id,
-        type: 'T',
-        data: {},
-        metadata: {},
-        created: new Date(),
-      },
-    };
-  }
+function resolved(events: readonly StoredEvent[]) {
+  return events.map((event) => ({
+    event: {
+      streamId: event.streamId,
+      revision: BigInt(event.revision),
+      position: { commit: event.position, prepare: event.position },
+      id: event.id,
+      type: 'T',
+      data: {},
+      metadata: {},
+      created: new Date(),
+    },
+  }));
 }
 
 function event(): NewEvent {
@@ -170,6 +172,46 @@ describe('KurrentDB appends (scripted client)', () => {
     ]);
     expect(appended).toEqual([['a', fresh.id]]);
     expect(calls.filter((call) => call !== 'readStream')).toEqual(['multiStreamAppend', 'appendToStream']);
+  });
+
+  it("appends with a check of another stream in one appendRecords call, every expected revision a check", async () => {
+    const written = [event(), event()];
+    const sent: unknown[] = [];
+    const { store, calls } = scriptedClient({
+      appendRecords: (records, checks) => {
+        sent.push(records.map((record) => [record.streamName, record.record.id]), checks);
+        return { position: 300n, responses: [{ streamName: 'auction_rejections-1', revision: 6n }] };
+      },
+    });
+    const results = await store.appendToStreams([
+      { streamId: 'auction-1', events: [], expectedRevision: 41 },
+      { streamId: 'auction_rejections-1', events: written, expectedRevision: 'any' },
+    ]);
+    expect(sent).toEqual([
+      written.map((record) => ['auction_rejections-1', record.id]),
+      [{ type: 'stream_state', streamName: 'auction-1', expectedState: 41n }],
+    ]);
+    expect(results).toEqual([
+      { streamId: 'auction-1', nextExpectedRevision: 41, position: { commit: 300n, prepare: 300n } },
+      { streamId: 'auction_rejections-1', nextExpectedRevision: 6, position: { commit: 300n, prepare: 300n } },
+    ]);
+    expect(calls).toEqual(['appendRecords']);
+  });
+
+  it('passes a failed check on as a refusal naming the checked stream', async () => {
+    const { store } = scriptedClient({
+      appendRecords: () => {
+        throw new AppendConsistencyViolationError(undefined as never, {
+          violationsList: [{ checkIndex: 0, streamState: { stream: 'auction-1', expectedState: '41', actualState: '43' } }],
+        } as never);
+      },
+    });
+    await expect(
+      store.appendToStreams([
+        { streamId: 'auction-1', events: [], expectedRevision: 41 },
+        { streamId: 'auction_rejections-1', events: [event()], expectedRevision: 'any' },
+      ]),
+    ).rejects.toMatchObject({ name: WrongExpectedRevisionError.name, streamId: 'auction-1', expected: 41, actual: 43 });
   });
 
   it('refuses a batch that partly overlaps what the stream holds', async () => {

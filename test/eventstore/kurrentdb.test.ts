@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
-import type { RecordedEvent } from '../../engine/eventstore/port';
+import { comparePositions, type RecordedEvent } from '../../engine/eventstore/port';
 import { eventStoreContract } from './contract';
 
 // No KurrentDB server runs on the development machines: the suite runs only where one is reachable.
@@ -12,16 +12,35 @@ if (!url) {
 }
 
 describe.skipIf(!url)('KurrentDB event store (EVENTSTORE_URL)', () => {
-  // Each test uses its own stream prefix, so a shared, non-empty log is fine and nothing is cleaned up.
-  eventStoreContract('KurrentDB', async () => ({
-    store: KurrentDbEventStore.fromConnectionString(url!),
-    cleanup: async () => {},
-  }));
-
-  eventStoreContract('KurrentDB, under a namespace', async () => ({
+  // The server is shared by every suite and every run, and some of the contract reads the whole
+  // log: the contract runs in a namespace of this run's own, where the log holds only its events.
+  eventStoreContract('KurrentDB, in a namespace of its own', async () => ({
     store: KurrentDbEventStore.fromConnectionString(url!, { namespace: `contract-${randomUUID()}` }),
     cleanup: async () => {},
   }));
+
+  it('without a namespace, keeps stream names as they are and reads and follows $all past system events', async () => {
+    const store = KurrentDbEventStore.fromConnectionString(url!);
+    try {
+      const stream = `plain-${randomUUID()}`;
+      const head = await store.headPosition();
+      const followed: RecordedEvent[] = [];
+      const subscription = store.subscribeToAll({ after: head ?? 'start' }, async (batch) => {
+        followed.push(...batch.filter((recorded) => recorded.streamId === stream));
+      });
+      const events = [0, 1].map(() => ({ id: randomUUID(), type: 'Plain', data: {}, metadata: {} }));
+      const appended = await store.appendToStream(stream, events, { expectedRevision: 'no_stream' });
+      expect((await store.readStream(stream)).map((recorded) => [recorded.streamId, recorded.id])).toEqual(events.map((event) => [stream, event.id]));
+      const logged = await store.readAll(head === null ? {} : { after: head });
+      expect(logged.filter((recorded) => recorded.streamId === stream).map((recorded) => recorded.id)).toEqual(events.map((event) => event.id));
+      expect(logged.every((recorded) => !recorded.type.startsWith('$') && !recorded.streamId.startsWith('$'))).toBe(true);
+      expect(comparePositions((await store.headPosition())!, appended.position)).toBeGreaterThanOrEqual(0);
+      await expect.poll(() => followed.length).toBe(2);
+      await subscription.stop();
+    } finally {
+      await store.close();
+    }
+  });
 
   it('keeps the streams of two namespaces apart, even under the same stream id', async () => {
     const run = randomUUID();

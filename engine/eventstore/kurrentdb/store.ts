@@ -1,5 +1,6 @@
 import {
   ANY,
+  AppendConsistencyViolationError,
   BACKWARDS,
   END,
   eventTypeFilter,
@@ -10,16 +11,18 @@ import {
   START,
   STREAM_EXISTS,
   streamNameFilter,
-  StreamNotFoundError,
+  STREAM_STATE,
   WrongExpectedVersionError,
+  type AppendRecordInput,
   type AppendStreamRequest,
+  type ConsistencyCheck,
   type AppendStreamState,
   type Filter,
   type ReadPosition,
   type RecordedEvent as KurrentRecordedEvent,
   type ReadRevision,
 } from '@kurrent/kurrentdb-client';
-import { findRetriedBatch, validateAppendRequests } from '../idempotency';
+import { findRetriedBatch, validateAppendRequests, withChecksAnswered } from '../idempotency';
 import { matchesLogQuery, pageOfMatches, validateLogQuery } from '../log-query';
 import {
   comparePositions,
@@ -40,6 +43,7 @@ import {
   type Subscription,
 } from '../port';
 import { isSystemEvent, toEventData, toRecordedEvent } from './metadata-codec';
+import { grpcReads, type KurrentDbReads } from './grpc-reads';
 import { streamNames, type StreamNames } from './stream-names';
 import { subscribeToAll } from './subscription';
 
@@ -71,8 +75,8 @@ export interface KurrentDbStoreOptions {
 }
 
 /**
- * The event store on KurrentDB (EventStoreDB's successor; 25.1 or later for atomic appends to
- * several streams). Semantics match the in-memory adapter; test/eventstore/kurrentdb.test.ts runs
+ * The event store on KurrentDB (EventStoreDB's successor; 26.1 or later: atomic appends to several
+ * streams came in 25.1, appends with checks of other streams in 26.1). Semantics match the in-memory adapter; test/eventstore/kurrentdb.test.ts runs
  * the shared contract suite against a real server when EVENTSTORE_URL is set.
  *
  * An append is one call to the server, answered from its reply: KurrentDB writes each event of an
@@ -100,10 +104,13 @@ export class KurrentDbEventStore implements EventStore {
   /** What of $all this store reads and follows: KurrentDB's server-side filter. */
   readonly #allFilter: Filter;
   readonly #names: StreamNames;
+  readonly #reads: KurrentDbReads;
   #closed = false;
 
-  constructor(client: KurrentDBClient, options: KurrentDbStoreOptions = {}) {
+  /** `reads`: how the store reads the server (over the client's gRPC channel; replaced in tests). */
+  constructor(client: KurrentDBClient, options: KurrentDbStoreOptions = {}, reads: KurrentDbReads = grpcReads(client)) {
     this.#client = client;
+    this.#reads = reads;
     this.#names = streamNames(options.namespace);
     const { namespace, streamPrefixes } = options;
     if (namespace === undefined) {
@@ -138,20 +145,21 @@ export class KurrentDbEventStore implements EventStore {
 
     let pending = [...requests];
 
-    while (pending.length > 0) {
+    // The stored batches passed their checks when they were written: with nothing new, none is made again.
+    while (pending.some((request) => request.events.length > 0)) {
       try {
         for (const result of await this.#write(pending)) results.set(result.streamId, result);
-        pending = [];
+        break;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         // A stream may already hold its batch (a retry after a lost reply) or part of it (a mistake).
-        const remaining = dropRetried(pending, await this.#readStored(pending));
+        const remaining = dropRetried(pending, await this.#readStored(pending.filter((request) => request.events.length > 0)));
         if (remaining.length === pending.length) throw error;
         // Some streams held their batch already: append the others, still all or nothing.
         pending = remaining;
       }
     }
-    return requests.map((request) => results.get(request.streamId)!);
+    return withChecksAnswered(requests, results);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -172,14 +180,13 @@ export class KurrentDbEventStore implements EventStore {
     let from: ReadPosition = skipThrough ?? START;
     while (events.length < limit) {
       let last: LogPosition | undefined;
-      // Each page is read to its end: the client's iterator cannot be cancelled half way.
-      const page = this.#client.readAll({
+      const page = await this.#reads.readAll({
         fromPosition: from,
         direction: FORWARDS,
         maxCount: Math.min(READ_ALL_PAGE, limit - events.length + 1),
         filter: this.#allFilter,
       });
-      for await (const resolved of page) {
+      for (const resolved of page) {
         const recorded = this.#recorded(resolved.event);
         if (recorded === undefined) continue;
         last = recorded.position;
@@ -222,8 +229,8 @@ export class KurrentDbEventStore implements EventStore {
     const after = query.after !== undefined && query.after.commit >= 0n ? query.after : undefined;
     const isNew = (event: RecordedEvent) => after === undefined || comparePositions(event.position, after) > 0;
     if (query.stream !== undefined) {
-      // A stream's revisions follow log order; the events up to `after` are read again and skipped.
-      for (let fromRevision = 0n; ; ) {
+      // A stream's revisions follow log order: the page starts at the first revision after `after`.
+      for (let fromRevision = after === undefined ? 0n : await this.#firstRevisionAfter(query.stream, after); ; ) {
         const page = await this.#readStreamEvents(query.stream, { fromRevision, maxCount: READ_ALL_PAGE });
         const fresh = page.filter(isNew);
         if (fresh.length > 0) yield fresh;
@@ -236,26 +243,49 @@ export class KurrentDbEventStore implements EventStore {
     let skipThrough = after;
     let from: ReadPosition = after ?? START;
     for (;;) {
-      const fresh: RecordedEvent[] = [];
-      for await (const resolved of this.#client.readAll({ fromPosition: from, direction: FORWARDS, maxCount: READ_ALL_PAGE, filter })) {
-        const recorded = this.#recorded(resolved.event);
-        // A type filter cannot also name streams: events outside the namespace are skipped here.
-        if (recorded === undefined) continue;
-        if (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0) fresh.push(recorded);
-      }
-      if (fresh.length === 0) return;
-      yield fresh;
-      skipThrough = fresh.at(-1)!.position;
+      const page = await this.#reads.readAll({ fromPosition: from, direction: FORWARDS, maxCount: READ_ALL_PAGE, filter });
+      const last = page.at(-1)?.event?.position;
+      if (last === undefined || (skipThrough !== undefined && comparePositions(toLogPosition(last), skipThrough) <= 0)) return;
+      // A type filter cannot also name streams: events outside the namespace are skipped here.
+      const fresh = page
+        .map((resolved) => this.#recorded(resolved.event))
+        .filter((recorded) => recorded !== undefined && (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0)) as RecordedEvent[];
+      if (fresh.length > 0) yield fresh;
+      skipThrough = toLogPosition(last);
       from = { commit: skipThrough.commit, prepare: skipThrough.prepare };
     }
+  }
+
+  /**
+   * The first revision of the stream whose event lies after `position` (past its end when none
+   * does): a binary search over revisions, one single-event read a step, so that a paged export of
+   * a long stream does not read the stream again from its start for every page.
+   */
+  async #firstRevisionAfter(streamId: string, position: LogPosition): Promise<bigint> {
+    const eventAt = async (revision: bigint | typeof END) => {
+      const [event] = await this.#readStreamEvents(streamId, revision === END ? { fromRevision: END, direction: BACKWARDS, maxCount: 1 } : { fromRevision: revision, maxCount: 1 });
+      return event;
+    };
+    const last = await eventAt(END);
+    if (last === undefined || comparePositions(last.position, position) <= 0) return BigInt((last?.revision ?? -1) + 1);
+    // Invariant: a read from `high` holds only events after `position`; no event below `low` does.
+    let low = 0n;
+    let high = BigInt(last.revision);
+    while (low < high) {
+      const middle = (low + high) / 2n;
+      const event = await eventAt(middle);
+      if (event !== undefined && comparePositions(event.position, position) <= 0) low = BigInt(event.revision) + 1n;
+      else high = middle;
+    }
+    return high;
   }
 
   async headPosition(): Promise<LogPosition | null> {
     this.#assertOpen();
     // The newest non-system event: read $all backwards, skipping system events the filter lets by.
-    const page = this.#client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50, filter: this.#allFilter });
+    const page = await this.#reads.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50, filter: this.#allFilter });
     let head: LogPosition | null = null;
-    for await (const resolved of page) {
+    for (const resolved of page) {
       if (head !== null) continue;
       const recorded = this.#recorded(resolved.event);
       if (recorded !== undefined && !isSystemEvent(recorded)) head = recorded.position;
@@ -286,11 +316,13 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /**
-   * Appends `pending` in one atomic write, answered from the server's reply. A stream whose batch
-   * the server recognised as a retry is answered with what is stored, as by the other adapters.
+   * Appends `pending` in one atomic write, answered from the server's reply; returns the results of
+   * the streams with events. A stream whose batch the server recognised as a retry is answered with
+   * what is stored, as by the other adapters.
    */
   async #write(pending: readonly AppendRequest[]): Promise<AppendResult[]> {
     try {
+      if (pending.some((request) => request.events.length === 0)) return await this.#writeWithChecks(pending);
       if (pending.length === 1) {
         const request = pending[0]!;
         const result = await this.#client.appendToStream(this.#names.toServer(request.streamId), request.events.map((event) => toEventData(event, false)), {
@@ -317,12 +349,32 @@ export class KurrentDbEventStore implements EventStore {
         }),
       );
     } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
-        const request = pending.find((candidate) => this.#names.toServer(candidate.streamId) === error.streamName) ?? pending[0]!;
-        throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actualRevisionOf(error));
-      }
-      throw error;
+      const refused = refusalOf(error);
+      if (refused === undefined) throw error;
+      const request = pending.find((candidate) => this.#names.toServer(candidate.streamId) === refused.streamName) ?? pending[0]!;
+      throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actualRevisionOf(refused.actualState));
     }
+  }
+
+  /** KurrentDB 26.1's appendRecords: the records of the streams with events, and every expected revision as a check. */
+  async #writeWithChecks(pending: readonly AppendRequest[]): Promise<AppendResult[]> {
+    const records: AppendRecordInput[] = pending.flatMap((request) =>
+      request.events.map((event) => ({ streamName: this.#names.toServer(request.streamId), record: toEventData(event, true) })),
+    );
+    const checks: ConsistencyCheck[] = pending
+      .filter((request) => request.expectedRevision !== 'any')
+      .map((request) => ({ type: STREAM_STATE, streamName: this.#names.toServer(request.streamId), expectedState: toStreamState(request.expectedRevision) }));
+    const result = await this.#client.appendRecords(records, checks);
+    const end = { commit: result.position, prepare: result.position };
+    return Promise.all(
+      pending
+        .filter((request) => request.events.length > 0)
+        .map((request) => {
+          const response = result.responses.find((candidate) => candidate.streamName === this.#names.toServer(request.streamId));
+          if (response === undefined) throw new Error(`KurrentDB did not report the append to ${request.streamId}`);
+          return this.#answer(request, response.revision, end);
+        }),
+    );
   }
 
   /**
@@ -373,14 +425,9 @@ export class KurrentDbEventStore implements EventStore {
     options: { fromRevision: ReadRevision; maxCount?: number | bigint; direction?: typeof FORWARDS | typeof BACKWARDS; requiresLeader?: boolean },
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
-    try {
-      for await (const resolved of this.#client.readStream(this.#names.toServer(streamId), options)) {
-        const recorded = this.#recorded(resolved.event);
-        if (recorded !== undefined) events.push(recorded);
-      }
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
+    for (const resolved of await this.#reads.readStream(this.#names.toServer(streamId), options)) {
+      const recorded = this.#recorded(resolved.event);
+      if (recorded !== undefined) events.push(recorded);
     }
     return events;
   }
@@ -415,6 +462,10 @@ function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEve
   return retried === null ? undefined : stored.get(retried.id.toLowerCase());
 }
 
+function toLogPosition(position: { commit: bigint; prepare: bigint }): LogPosition {
+  return { commit: position.commit, prepare: position.prepare };
+}
+
 function resultOf(event: RecordedEvent): AppendResult {
   return { streamId: event.streamId, nextExpectedRevision: event.revision, position: event.position };
 }
@@ -432,8 +483,14 @@ function toStreamState(expected: ExpectedRevision): AppendStreamState {
   }
 }
 
-function actualRevisionOf(error: WrongExpectedVersionError): number | null | undefined {
-  const actual: unknown = error.actualState;
+/** The stream a refusal names and the state it found, from either kind of KurrentDB refusal. */
+function refusalOf(error: unknown): { streamName: string; actualState: unknown } | undefined {
+  if (error instanceof WrongExpectedVersionError) return { streamName: error.streamName, actualState: error.actualState };
+  if (error instanceof AppendConsistencyViolationError && error.violations.length > 0) return error.violations[0];
+  return undefined;
+}
+
+function actualRevisionOf(actual: unknown): number | null | undefined {
   if (actual === NO_STREAM) return null;
   // Negative revisions stand for a stream that does not exist (-1) or was deleted (-5, -6).
   if (typeof actual === 'bigint') return actual >= 0n ? Number(actual) : null;

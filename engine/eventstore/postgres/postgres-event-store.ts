@@ -1,4 +1,4 @@
-import { findRetriedBatch, validateAppendRequests, type StoredIdentity } from '../idempotency';
+import { findRetriedBatch, validateAppendRequests, withChecksAnswered, type StoredIdentity } from '../idempotency';
 import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
   comparePositions,
@@ -159,10 +159,10 @@ export class PostgresEventStore implements EventStore {
       if (!refusal) throw error;
       return this.#answerRetries(requests, refusal, error);
     }
-    const byStream = new Map(appended.map((stream) => [stream.streamId, stream]));
     // Every stream's result carries the append's last position (the port's promise).
     const end = appended.map((stream) => parsePosition(stream.position)).sort(comparePositions).at(-1)!;
-    return requests.map(({ streamId }) => ({ streamId, nextExpectedRevision: byStream.get(streamId)!.revision, position: end }));
+    const results = new Map(appended.map((stream) => [stream.streamId, { streamId: stream.streamId, nextExpectedRevision: stream.revision, position: end }]));
+    return withChecksAnswered(requests, results);
   }
 
   async #answerRetries(requests: readonly AppendRequest[], refusal: AppendRefusal, error: unknown): Promise<AppendResult[]> {
@@ -175,12 +175,14 @@ export class PostgresEventStore implements EventStore {
       const { expectedRevision } = requests.find((request) => request.streamId === refusal.streamId)!;
       throw new WrongExpectedRevisionError(refusal.streamId, expectedRevision, refusal.actual);
     }
-    const appended = rest.length > 0 ? await this.#append(rest) : [];
-    return requests.map((request, index) => {
+    // The stored batches passed their checks when they were written: with nothing new, none is made again.
+    const appended = rest.some((request) => request.events.length > 0) ? await this.#append(rest) : [];
+    const results = new Map(appended.filter((_, index) => rest[index]!.events.length > 0).map((result) => [result.streamId, result]));
+    requests.forEach((request, index) => {
       const last = retried[index];
-      if (!last) return appended[rest.indexOf(request)]!;
-      return { streamId: request.streamId, nextExpectedRevision: last.revision, position: parsePosition(last.position) };
+      if (last) results.set(request.streamId, { streamId: request.streamId, nextExpectedRevision: last.revision, position: parsePosition(last.position) });
     });
+    return withChecksAnswered(requests, results);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

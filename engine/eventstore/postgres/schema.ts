@@ -28,8 +28,10 @@ const LOG_QUERY_INDEXES = [
  * {streamId, expectedRevision, events: [{id, type, data, metadata}]}. Per stream, in one global
  * order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's revision row
  * (its row lock makes a concurrent writer of the stream wait, then see the new revision), then the
- * insert. Answers [{streamId, revision, position}]: the stream's last revision and the position of
- * its last event, as positionToString writes it. No NOTIFY here: see PostgresEventStore's announce.
+ * insert; a stream without events is a check (its row compared and share-locked, nothing written).
+ * Answers [{streamId, revision, position}] for the streams written: the stream's last revision and
+ * the position of its last event, as positionToString writes it. No NOTIFY here: see
+ * PostgresEventStore's announce.
  *
  * It does not judge retries, which idempotency.ts does for every adapter. It refuses instead, and
  * writes nothing, with the stored events among the append's event ids in its DETAIL (JSON):
@@ -67,7 +69,10 @@ const APPEND_FUNCTIONS = [
        expected := request->'expectedRevision';
        event_count := jsonb_array_length(request->'events');
        last_revision := NULL;
-       IF expected = '"any"' THEN
+       IF event_count = 0 THEN
+         -- A check: the stream's row, which writers of the stream wait on until this append ends.
+         SELECT revision INTO last_revision FROM event_streams WHERE stream_id = target AND revision = expected::bigint FOR SHARE;
+       ELSIF expected = '"any"' THEN
          INSERT INTO event_streams AS s (stream_id, revision) VALUES (target, event_count - 1)
          ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + event_count
          RETURNING s.revision INTO last_revision;
@@ -89,6 +94,7 @@ const APPEND_FUNCTIONS = [
              'actual', (SELECT revision FROM event_streams WHERE stream_id = target),
              'stored', event_store_stored_identities(requests))::text;
        END IF;
+       CONTINUE WHEN event_count = 0;
        WITH written_events AS (
          INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata)
          SELECT target, last_revision - event_count + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
