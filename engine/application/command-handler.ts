@@ -136,8 +136,9 @@ interface DecidedBatch {
  * the previous append was in flight is decided in order against the cached state and written in
  * one version-checked append, together with the records of the batch's refusals. A hot auction
  * therefore costs one append per batch of bids, not per bid, and no read: the expected revision
- * proves the cached state current. A batch that appends nothing to its stream has no such proof,
- * so it reads first what was appended since.
+ * proves the cached state current. A batch of refusals only appends their records with a check of
+ * that revision instead (the same proof, still one append); a batch that appends nothing at all
+ * reads first what was appended since.
  *
  * Across processes (each with its own queue and cache), each process batches its own commands and
  * the batches meet on the expected revision: the loser reads what the winner wrote, decides its
@@ -229,20 +230,27 @@ export class CommandHandler {
   /**
    * One attempt: decide, then one append of the batch's events (at the revision decided against)
    * and of its refusals' records. The cached state is read up to date only when there is none,
-   * after a conflict, or when the batch would append nothing to the stream (see the class comment).
+   * after a conflict, or when the batch appends nothing at all (see the class comment).
    */
   async #decideAndAppend(streamId: string, batch: Batch, attempt: number): Promise<Outcome[]> {
     const cached = this.#cache.get<unknown>(streamId, batch.decider);
     const readNow = !cached || attempt > 1;
     let stream = readNow ? await this.#catchUp(streamId, batch.decider, cached) : cached;
     let decided = decide(batch, stream);
-    if (decided.events.length === 0 && !readNow) {
+    let refusals = refusalRecords(batch, decided.outcomes);
+    const provable = decided.events.length > 0 || (refusals.length > 0 && stream.revision !== 'no_stream');
+    if (!provable && !readNow) {
       const caughtUp = await this.#catchUp(streamId, batch.decider, stream);
-      if (caughtUp.revision !== stream.revision) decided = decide(batch, (stream = caughtUp));
+      if (caughtUp.revision !== stream.revision) {
+        decided = decide(batch, (stream = caughtUp));
+        refusals = refusalRecords(batch, decided.outcomes);
+      }
     }
     const requests: AppendRequest[] = [];
     if (decided.events.length > 0) requests.push({ streamId, events: decided.events, expectedRevision: stream.revision });
-    requests.push(...refusalRecords(batch, decided.outcomes));
+    // Refusals only: a check that the stream is still at the revision they were decided against.
+    else if (refusals.length > 0 && stream.revision !== 'no_stream') requests.push({ streamId, events: [], expectedRevision: stream.revision });
+    requests.push(...refusals);
     if (requests.length === 0) return decided.outcomes;
 
     const [appended] = await this.store.appendToStreams(requests);

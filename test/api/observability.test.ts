@@ -167,14 +167,15 @@ describe.each(API_BACKENDS)('probes and metrics on %s', (backend) => {
     it('GET /ready answers 503 once the read models fall more than READY_MAX_LAG_EVENTS behind, and 200 when they catch up', async () => {
       await api.deps.projections.stop();
       try {
-        // The log grows while nothing projects it: 1000 events behind is still ready...
-        await api.deps.eventStore.appendToStream(`probe-${randomUUID()}`, Array.from({ length: 1000 }, probeEvent), { expectedRevision: 'no_stream' });
+        // The log grows while nothing projects it: 1000 events behind is still ready... (In one of
+        // the product's streams: on a shared KurrentDB the product follows only those.)
+        await api.deps.eventStore.appendToStream(`auction_rejections-${randomUUID()}`, Array.from({ length: 1000 }, probeEvent), { expectedRevision: 'no_stream' });
         const atTheLimit = await api.call('GET', '/ready');
         expect(atTheLimit.status).toBe(200);
         expect(atTheLimit.body.checks.readModels).toMatchObject({ status: 'ok', behindEvents: 1000, oldestPendingSeconds: expect.any(Number) });
 
         // ...one more is not.
-        await api.deps.eventStore.appendToStream(`probe-${randomUUID()}`, [probeEvent()], { expectedRevision: 'no_stream' });
+        await api.deps.eventStore.appendToStream(`auction_rejections-${randomUUID()}`, [probeEvent()], { expectedRevision: 'no_stream' });
         const behind = await api.call('GET', '/ready');
         expect(behind.status).toBe(503);
         expect(behind.body).toMatchObject({

@@ -197,22 +197,45 @@ describe.each(stores)('command handling on $name', ({ open }) => {
     expect(rejected.map((e) => (e.data as { amount: number }).amount)).toEqual([5_000, 5_200, 5_500]);
   });
 
-  it('decides against its cached state without reading, and reads first only a batch that appends nothing to the stream', async () => {
+  it('decides against its cached state without reading; refusals alone go with a check of the revision they were judged at', async () => {
     const auctionId = await liveAuction();
     const { counting, appends, reads } = countingStore();
     const batching = new CommandHandler(counting);
+    const auction = auctionStreamId(auctionId);
+    const rejections = auctionRejectionsStreamId(auctionId);
     await handleAuctionCommand(batching, bid(auctionId, 'buyer-1', 5_100));
     expect(reads()).toBe(1); // nothing cached yet: the stream is read once
     await handleAuctionCommand(batching, bid(auctionId, 'buyer-2', 5_200));
     expect(reads()).toBe(1); // the append's expected revision proves the cached state current
-    // Another process bids meanwhile: a refusal alone has no append to the stream to prove the
-    // state it is judged against, so the stream is read first, and the bid judged against 5,500.
+    // A refusal alone appends nothing to the auction: its record goes with a check that the
+    // auction is still at the revision it was judged against, in one append, without a read.
+    await expect(handleAuctionCommand(batching, bid(auctionId, 'buyer-4', 5_150))).rejects.toMatchObject({ code: 'BID_NOT_ABOVE_CURRENT_PRICE' });
+    expect(reads()).toBe(1);
+    expect(appends.at(-1)).toEqual([
+      [auction, 0],
+      [rejections, 1],
+    ]);
+    // Another process bids meanwhile: a bid refused against the cached 5,200 fails its check, the
+    // stream is read, and the bid is judged again against 5,500 and refused with a check of the
+    // new revision: the record says what the price really was.
     await handleAuctionCommand(new CommandHandler(store), bid(auctionId, 'buyer-3', 5_500));
-    await expect(handleAuctionCommand(batching, bid(auctionId, 'buyer-1', 5_300))).rejects.toMatchObject({ code: 'BID_NOT_ABOVE_CURRENT_PRICE' });
+    await expect(handleAuctionCommand(batching, bid(auctionId, 'buyer-1', 5_180))).rejects.toMatchObject({ code: 'BID_NOT_ABOVE_CURRENT_PRICE' });
     expect(reads()).toBe(2);
-    expect(appends.at(-1)).toEqual([[auctionRejectionsStreamId(auctionId), 1]]);
-    const [rejection] = await store.readStream(auctionRejectionsStreamId(auctionId));
-    expect(rejection!.data).toMatchObject({ amount: 5_300, priceAtAttempt: 5_500 });
+    expect(appends.slice(-2)).toEqual([
+      [
+        [auction, 0],
+        [rejections, 1],
+      ],
+      [
+        [auction, 0],
+        [rejections, 1],
+      ],
+    ]);
+    const recorded = await store.readStream(rejections);
+    expect(recorded.map((rejection) => rejection.data)).toMatchObject([
+      { amount: 5_150, priceAtAttempt: 5_200 },
+      { amount: 5_180, priceAtAttempt: 5_500 },
+    ]);
   });
 
   it('answers refused callers only once their refusals are durable', async () => {
