@@ -16,7 +16,7 @@ import { getPostgreSQLEventStore, type PostgresEventStore as EmmettEventStore } 
 import pg from 'pg';
 import { jsonEvent, KurrentDBClient, NO_STREAM, type AppendStreamState } from '@kurrent/kurrentdb-client';
 import { KurrentDbEventStore } from '../../engine/eventstore/kurrentdb/store';
-import type { ExpectedRevision } from '../../engine/eventstore/port';
+import type { EventStore, ExpectedRevision } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { NodePostgresClient } from '../../engine/postgres/sql-client';
 import { median, percentile, type Figure, type Trial } from './figures';
@@ -164,14 +164,7 @@ async function openProduct(url: string, connections: number): Promise<Side> {
   const sql = new NodePostgresClient({ connectionString: url, max: connections });
   const store = await PostgresEventStore.open(sql);
   return {
-    writer(streamId) {
-      let expectedRevision: ExpectedRevision = 'no_stream';
-      let sequence = 0;
-      return async () => {
-        const result = await store.appendToStream(streamId, [{ id: randomUUID(), ...bidPlaced(streamId, sequence++) }], { expectedRevision });
-        expectedRevision = result.nextExpectedRevision;
-      };
-    },
+    writer: (streamId) => storeWriter(store, streamId),
     async close() {
       await store.close();
       await sql.close();
@@ -214,22 +207,25 @@ function openKurrentDbAdapter(url: string): Side & { serverCallsPerAppend(): num
   });
   const store = new KurrentDbEventStore(counted);
   return {
-    writer(streamId) {
-      let expectedRevision: ExpectedRevision = 'no_stream';
-      let sequence = 0;
-      return async () => {
-        const result = await store.appendToStream(streamId, [{ id: randomUUID(), ...bidPlaced(streamId, sequence++) }], { expectedRevision });
-        expectedRevision = result.nextExpectedRevision;
-        appends++;
-      };
-    },
+    writer: (streamId) => storeWriter(store, streamId, () => appends++),
     serverCallsPerAppend: () => (appends === 0 ? 0 : Math.round((serverCalls / appends) * 100) / 100),
     close: () => store.close(),
   };
 }
 
-/** The client's methods that ask the server something. */
-const SERVER_CALLS = new Set(['appendToStream', 'multiStreamAppend', 'readStream', 'readAll', 'subscribeToAll', 'subscribeToStream']);
+/** The client's methods that ask the server something (`execute`: the adapter's reads over gRPC). */
+const SERVER_CALLS = new Set(['appendToStream', 'multiStreamAppend', 'appendRecords', 'readStream', 'readAll', 'subscribeToAll', 'subscribeToStream', 'execute']);
+
+/** One product event store's writer: one bid per append, at the revision the last append returned. */
+function storeWriter(store: EventStore, streamId: string, onAppended?: () => void): Writer {
+  let expectedRevision: ExpectedRevision = 'no_stream';
+  let sequence = 0;
+  return async () => {
+    const result = await store.appendToStream(streamId, [{ id: randomUUID(), ...bidPlaced(streamId, sequence++) }], { expectedRevision });
+    expectedRevision = result.nextExpectedRevision;
+    onAppended?.();
+  };
+}
 
 function openKurrentDbClient(url: string): Side {
   const client = KurrentDBClient.connectionString(url);
