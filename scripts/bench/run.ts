@@ -27,8 +27,8 @@ interface Section {
   readonly about: string;
   /** Whether it measures product servers (whose events EVENTSTORE_URL may put in KurrentDB), not the PostgreSQL store itself. */
   readonly servers?: boolean;
-  /** Where its events are, when neither of the above says it. */
-  readonly eventStore?: (options: ServerBenchOptions) => string;
+  /** Where its events are, when `servers` does not say it. */
+  readonly eventStores?: (options: ServerBenchOptions) => string[];
   readonly run: (options: ServerBenchOptions) => Promise<Figure[]>;
 }
 
@@ -39,7 +39,7 @@ const SECTIONS: readonly Section[] = [
   {
     name: 'appends',
     about: "conditional appends, 1 writer and 16 writers, vs Emmett's PostgreSQL event store; with EVENTSTORE_URL also the KurrentDB adapter vs its client",
-    eventStore: (options) => `the PostgreSQL events table${options.eventStoreUrl ? `, and ${eventStoreOf(options)} for the KurrentDB figure` : ''}`,
+    eventStores: (options) => [POSTGRES_EVENTS, ...(options.eventStoreUrl ? [eventStoreOf(options)] : [])],
     run: appendFigures,
   },
   { name: 'listings', about: 'marketplace listings, every chip and sort, p95 over HTTP vs the same SQL (BENCH_LISTINGS, 100,000; BENCH_LISTINGS_ROUNDS, 20)', run: listingsFigures },
@@ -73,6 +73,7 @@ Settings (environment):
                  Use a fresh one: each deployment's read models replay its whole log
   and the sizes named beside the sections above`;
 
+const POSTGRES_EVENTS = 'the PostgreSQL events table';
 const RESULTS_JSON = new URL('./results.json', import.meta.url);
 const RESULTS_MD = new URL('./results.md', import.meta.url);
 
@@ -81,6 +82,8 @@ interface SectionResult {
   readonly seconds: number;
   readonly figures?: ReadonlyArray<FigureSummary & { readonly trials: readonly Trial[] }>;
   /** Where the events were: what the section measured. */
+  readonly eventStores?: readonly string[];
+  /** The same, as results.json held it before a section could have several. */
   readonly eventStore?: string;
   /** Why the section gave no figures in that run. */
   readonly failed?: string;
@@ -101,16 +104,16 @@ runCli(async () => {
   const ranAt = new Date().toISOString();
   const sections = { ...(await previousResults())?.sections };
   for (const section of chosen) {
-    const eventStore = section.eventStore?.(options) ?? (section.servers ? eventStoreOf(options) : 'the PostgreSQL events table');
-    console.error(`${section.name}: ${section.about} (events in ${eventStore})`);
+    const eventStores = section.eventStores?.(options) ?? [section.servers ? eventStoreOf(options) : POSTGRES_EVENTS];
+    console.error(`${section.name}: ${section.about} (events in ${eventStores.join(' and ')})`);
     const sectionStarted = performance.now();
     const seconds = () => Math.round((performance.now() - sectionStarted) / 1000);
     try {
       const figures = await section.run(options);
-      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), eventStore, figures: figures.map((figure) => ({ ...summarise(figure), trials: figure.trials })) };
+      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), eventStores, figures: figures.map((figure) => ({ ...summarise(figure), trials: figure.trials })) };
     } catch (error) {
       console.error(`${section.name} failed:`, error);
-      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), eventStore, failed: error instanceof Error ? error.message : String(error) };
+      sections[section.name] = { ranAt: new Date().toISOString(), seconds: seconds(), eventStores, failed: error instanceof Error ? error.message : String(error) };
     }
     console.error(`${section.name}: ${seconds()} s`);
   }
@@ -157,7 +160,7 @@ function tableOf(results: Results): string {
   const summaries = Object.values(results.sections).flatMap((section) => section.figures ?? []);
   const failed = Object.entries(results.sections).filter(([, section]) => section.failed !== undefined);
   const { node, cpu, cpus: cores, memoryGiB, postgres } = results.machine as Record<string, string | number>;
-  const stores = [...new Set(Object.values(results.sections).map((section) => section.eventStore ?? 'the PostgreSQL events table'))];
+  const stores = [...new Set(Object.values(results.sections).flatMap((section) => section.eventStores ?? [section.eventStore ?? POSTGRES_EVENTS]))];
   return [
     'Medians over trials (ranges in brackets), each figure measured beside its baseline in the same trial; ratios are per trial, >= 1 is better than the baseline. ' +
       `Node ${node}, ${cores} x ${cpu}, ${memoryGiB} GiB, ${postgres}; events in ${stores.join(' and ')}; \`npm run bench\`, ${results.ranAt.slice(0, 10)}.`,
