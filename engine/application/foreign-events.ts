@@ -27,11 +27,11 @@ export class ForeignEventFilter {
       this.#warned = true;
       this.log?.warn(
         { consumer: this.consumer, eventId: event.id, streamId: event.streamId, type: event.type },
-        `${this.consumer} skips events that are not this product's (unknown type, stream or metadata); later ones are skipped without a word`,
+        `${this.consumer} skips events that are not this product's (unknown type or stream, or data or metadata not of the product's shape); later ones are skipped without a word`,
       );
     }
     return false;
   }
 }
 
-type Seen = Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'metadata'>;
+type Seen = Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'data' | 'metadata'>;

@@ -12,29 +12,35 @@ import { eventMetadataSchema } from './shared/messages';
  */
 export const PRODUCT_STREAM_PREFIXES: readonly string[] = ['auction-', 'auction_rejections-', 'listing-', 'listing_slug-', 'nfc_tag-', 'nfc_claim_code-'];
 
-type EventSchema = z.ZodObject<{ type: z.ZodLiteral<string> }>;
+type EventSchema = z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>;
 type EventUnion = { readonly options: readonly EventSchema[] };
 
 const eventSchemas: ReadonlyArray<EventSchema | EventUnion> = [auctionEventSchema, listingEventSchema, nfcTagEventSchema, bidRejectedSchema, listingSlugClaimedSchema, nfcClaimCodeReservedSchema];
 
-/** The type of every event the engine decides. */
-export const PRODUCT_EVENT_TYPES: ReadonlySet<string> = new Set(
-  eventSchemas.flatMap((schema) => ('options' in schema ? schema.options : [schema])).map((schema) => schema.shape.type.value),
+/** The shape of the data of every event the engine decides, by type. */
+const dataSchemas: ReadonlyMap<string, z.ZodType> = new Map(
+  eventSchemas.flatMap((schema) => ('options' in schema ? schema.options : [schema])).map((schema) => [schema.shape.type.value, schema.shape.data]),
 );
+
+/** The type of every event the engine decides. */
+export const PRODUCT_EVENT_TYPES: ReadonlySet<string> = new Set(dataSchemas.keys());
 
 /** The engine's event metadata; more fields (an adapter's own) are allowed. */
 const productMetadata = eventMetadataSchema.loose();
 
 /**
  * Whether a stored event is one of this product's: in one of its streams, of a type the engine
- * decides, with the engine's metadata. Everything that follows the log (projections, the live hub,
- * the audit queries) skips any other event: an operator's tool or another service may write to a
- * shared log, and such an event must neither stop nor confuse them.
+ * decides, with that type's data and the engine's metadata. Everything that follows the log
+ * (projections, the live hub, the audit queries) skips any other event: an operator's tool or
+ * another service may write to a shared log, even under the product's names, and such an event
+ * must neither stop nor confuse them.
  */
-export function isProductEvent(event: { readonly streamId: string; readonly type: string; readonly metadata: unknown }): boolean {
+export function isProductEvent(event: { readonly streamId: string; readonly type: string; readonly data: unknown; readonly metadata: unknown }): boolean {
+  const data = dataSchemas.get(event.type);
   return (
-    PRODUCT_EVENT_TYPES.has(event.type) &&
+    data !== undefined &&
     PRODUCT_STREAM_PREFIXES.some((prefix) => event.streamId.startsWith(prefix)) &&
-    productMetadata.safeParse(event.metadata).success
+    productMetadata.safeParse(event.metadata).success &&
+    data.safeParse(event.data).success
   );
 }

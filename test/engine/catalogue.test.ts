@@ -25,9 +25,13 @@ describe("the product's events", () => {
     }
   });
 
-  it("are told from another writer's by stream, type and metadata, each on its own", () => {
-    const ours = { streamId: auctionStreamId('a-1'), type: 'BidPlaced', metadata: METADATA };
+  it("are told from another writer's by stream, type, data and metadata, each on its own", () => {
+    const ours = { streamId: auctionStreamId('a-1'), type: 'AuctionOpened', data: { auctionId: 'a-1', openedAt: '2026-12-01T12:00:00.000Z' }, metadata: METADATA };
     expect(isProductEvent(ours)).toBe(true);
+    // A bid of another writer's own making, under the product's names: it would stop the projections.
+    const bid = { auctionId: 'a-1', bidId: 'b-1', bidderId: 'u-1', amount: 10_000, maximum: null, placedAt: '2026-12-01T12:00:00.000Z' };
+    expect(isProductEvent({ ...ours, type: 'BidPlaced', data: bid })).toBe(false);
+    for (const data of [undefined, null, {}, { auctionId: 'a-1' }]) expect(isProductEvent({ ...ours, data }), JSON.stringify(data)).toBe(false);
     expect(isProductEvent({ ...ours, metadata: { ...METADATA, $correlationId: 'adapter-own' } })).toBe(true);
     expect(isProductEvent({ ...ours, streamId: 'inventory-1' })).toBe(false);
     expect(isProductEvent({ ...ours, type: 'InventoryCounted' })).toBe(false);

@@ -7,8 +7,10 @@ import type { AppendRequest, AppendResult, BatchHandler, EventStore, ExpectedRev
  * - `one-event-per-batch`: every subscription batch split into batches of one event, as KurrentDB
  *   hands over an append whose events each have their own commit position;
  * - `random-batches`: split at random places (seeded by TEST_LOG_SEED, printed when chosen);
- * - `foreign-events`: after every append, an event of another writer on the shared log (a stream
- *   outside the product's, an unknown type, no metadata), as on KurrentDB's $all.
+ * - `foreign-events`: after every append, two events of other writers on the shared log, as on
+ *   KurrentDB's $all: one in a stream outside the product's, of an unknown type, without metadata;
+ *   one under the product's names (an auction stream, BidPlaced, the engine's metadata) whose data
+ *   is not the engine's.
  * The live hub's and the projections' suites pass unchanged under each.
  */
 export const LOG_SHAPES = ['one-event-per-batch', 'random-batches', 'foreign-events'] as const;
@@ -30,6 +32,18 @@ export function shapedStore(store: EventStore, shape: LogShape | undefined): Eve
 /** A foreign writer's event: not this product's stream, type or metadata. */
 export function foreignEvent(): NewEvent {
   return { id: randomUUID(), type: 'InventoryCounted', data: { sku: 'X-1', count: 3 }, metadata: {} };
+}
+
+/** Another writer's bid under the product's names, with the engine's metadata, but data the engine never wrote. */
+function impostorBid(): NewEvent {
+  const auctionId = randomUUID();
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    type: 'BidPlaced',
+    data: { auctionId, bidId: randomUUID(), bidderId: 'elsewhere', amount: 10_000, maximum: null, placedAt: now },
+    metadata: { actorId: 'elsewhere', actorRoles: ['BUYER'], occurredAt: now, correlationId: randomUUID(), commandId: randomUUID() },
+  };
 }
 
 /** Mulberry32: a small seeded generator, so that a failing random split can be replayed. */
@@ -76,7 +90,10 @@ class ShapedEventStore extends DelegatingEventStore {
   }
 
   async #afterAppend(): Promise<void> {
-    if (this.#shape === 'foreign-events') await this.inner.appendToStream(`inventory-${randomUUID()}`, [foreignEvent()], { expectedRevision: 'any' });
+    if (this.#shape !== 'foreign-events') return;
+    await this.inner.appendToStream(`inventory-${randomUUID()}`, [foreignEvent()], { expectedRevision: 'any' });
+    const impostor = impostorBid();
+    await this.inner.appendToStream(`auction-${(impostor.data as { auctionId: string }).auctionId}`, [impostor], { expectedRevision: 'any' });
   }
 
   #split(batch: readonly RecordedEvent[]): RecordedEvent[][] {
