@@ -76,8 +76,9 @@ export interface KurrentDbStoreOptions {
 
 /**
  * The event store on KurrentDB (EventStoreDB's successor; 26.1 or later: atomic appends to several
- * streams came in 25.1, appends with checks of other streams in 26.1). Semantics match the in-memory adapter; test/eventstore/kurrentdb.test.ts runs
- * the shared contract suite against a real server when EVENTSTORE_URL is set.
+ * streams came in 25.1, appends with checks of other streams in 26.1). Semantics match the
+ * in-memory adapter; test/eventstore/kurrentdb.test.ts runs the shared contract suite against a
+ * real server when EVENTSTORE_URL is set.
  *
  * An append is one call to the server, answered from its reply: KurrentDB writes each event of an
  * append as its own committed record, and the reply's position is the append's last record, the
