@@ -247,7 +247,7 @@ export class KurrentDbEventStore implements EventStore {
       const page = await this.#reads.readAll({ fromPosition: from, direction: FORWARDS, maxCount: READ_ALL_PAGE, filter });
       const last = page.at(-1)?.event?.position;
       if (last === undefined || (skipThrough !== undefined && comparePositions(toLogPosition(last), skipThrough) <= 0)) return;
-      // A type filter cannot also name streams: events outside the namespace are skipped here.
+      // A type filter cannot also name streams: events outside the store's streams are skipped here.
       const fresh = page
         .map((resolved) => this.#recorded(resolved.event))
         .filter((recorded) => recorded !== undefined && (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0)) as RecordedEvent[];
@@ -440,13 +440,17 @@ export class KurrentDbEventStore implements EventStore {
     return streamId === undefined ? undefined : toRecordedEvent(event, streamId);
   }
 
-  /** The part of a log query KurrentDB can filter on itself: the event types, else the category, else the store's own filter. */
+  /**
+   * The part of a log query KurrentDB can filter on itself: the category, else the event types,
+   * else the store's own filter. A filter names either streams or types: in a namespace, the
+   * streams (the rest of a shared log may hold any number of events of the same types).
+   */
   #serverFilterFor(query: LogQuery): Filter {
-    if (query.types !== undefined) {
+    if (query.category !== undefined) return streamNameFilter({ prefixes: [this.#names.toServer(`${query.category}-`)] });
+    if (query.types !== undefined && !this.#names.namespaced) {
       const escaped = query.types.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       return eventTypeFilter({ regex: `^(?:${escaped.join('|')})$` });
     }
-    if (query.category !== undefined) return streamNameFilter({ prefixes: [this.#names.toServer(`${query.category}-`)] });
     return this.#allFilter;
   }
 
