@@ -58,6 +58,7 @@ export function validateAppendRequests(requests: readonly AppendRequest[]): void
  * their positions, the append's end.
  */
 export function withChecksAnswered(requests: readonly AppendRequest[], results: ReadonlyMap<string, AppendResult>): AppendResult[] {
+  if (requests.length === results.size) return requests.map((request) => results.get(request.streamId)!);
   const end = [...results.values()].map((result) => result.position).sort(comparePositions).at(-1);
   return requests.map((request) => {
     const result = results.get(request.streamId);

@@ -17,7 +17,6 @@ import {
   END,
   EVENT_TYPE,
   START,
-  StreamNotFoundError,
   type AllStreamResolvedEvent,
   type Filter,
   type KurrentDBClient,
@@ -102,12 +101,7 @@ export function grpcReads(client: KurrentDBClient): KurrentDbReads {
       const readOptions = baseOptions(options.direction, options.maxCount);
       readOptions.setStream(streamOptions);
       readOptions.setNoFilter(new sharedProtocol.Empty());
-      try {
-        return (await read<ResolvedEvent>('readStream', readOptions, options.requiresLeader ?? false)) ?? [];
-      } catch (error) {
-        if (error instanceof StreamNotFoundError) return [];
-        throw error;
-      }
+      return (await read<ResolvedEvent>('readStream', readOptions, options.requiresLeader ?? false)) ?? [];
     },
 
     async readAll(options) {

@@ -250,7 +250,7 @@ export class KurrentDbEventStore implements EventStore {
       // A type filter cannot also name streams: events outside the store's streams are skipped here.
       const fresh = page
         .map((resolved) => this.#recorded(resolved.event))
-        .filter((recorded) => recorded !== undefined && (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0)) as RecordedEvent[];
+        .filter((recorded): recorded is RecordedEvent => recorded !== undefined && (skipThrough === undefined || comparePositions(recorded.position, skipThrough) > 0));
       if (fresh.length > 0) yield fresh;
       skipThrough = toLogPosition(last);
       from = { commit: skipThrough.commit, prepare: skipThrough.prepare };
