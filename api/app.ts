@@ -15,6 +15,10 @@ import { refuseMalformedText } from './http/well-formed-input';
 import { adminRoutes } from './admin/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
+import { recoveryRoutes } from './auth/recovery-routes';
+import { mailRoutes } from './mail/routes';
+import { notificationRoutes } from './notices/routes';
+import { watchlistRoutes } from './watchlist/routes';
 import { custodyRoutes } from './custody/routes';
 import { mobileBindingRoutes } from './mobile-binding/routes';
 import { bidRoutes } from './bids/routes';
@@ -42,7 +46,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     logger: {
       level: deps.logLevel ?? 'info',
       // Tokens and passwords never reach the log.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.currentPassword', 'req.body.newPassword', 'req.body.refreshToken'],
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.currentPassword', 'req.body.newPassword', 'req.body.refreshToken', 'req.body.token'],
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: requestIdGenerator(deps.trustProxy),
@@ -77,12 +81,16 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   await app.register(probeRoutes, { deps });
 
   await app.register(authRoutes, { deps });
+  await app.register(recoveryRoutes, { deps });
   await app.register(userRoutes, { deps });
+  await app.register(watchlistRoutes, { deps });
+  await app.register(notificationRoutes, { deps });
   await app.register(listingRoutes, { deps });
   await app.register(bidRoutes, { deps });
   await app.register(liveRoutes, { deps });
   await app.register(mediaRoutes, { deps });
   await app.register(adminRoutes, { deps });
+  await app.register(mailRoutes, { deps });
   await app.register(auditRoutes, { deps });
   await app.register(custodyRoutes, { deps });
   await app.register(mobileBindingRoutes, { deps });

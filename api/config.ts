@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { KURRENTDB_NAMESPACE } from '../engine/eventstore/kurrentdb/stream-names';
 import type { MediaStorageSettings } from './media/storage-port';
+import { DEFAULT_MAIL_FROM, type MailSettings } from './mail/transport';
 import { DEFAULT_READY_MAX_LAG_EVENTS } from './observability/read-model-lag';
 import { DEFAULT_RATE_LIMITS, parseRateLimit, type RateLimits } from './http/rate-limit-settings';
 
@@ -50,11 +51,17 @@ const environmentSchema = z.object({
   RATE_LIMIT_BIDS: rateLimitSetting,
   RATE_LIMIT_UPLOADS: rateLimitSetting,
   RATE_LIMIT_BULK_IMPORT: rateLimitSetting,
+  RATE_LIMIT_ACCOUNT_MAIL: rateLimitSetting,
   /**
    * Where the other API processes on this database reach this one, e.g. http://api-1:3000; 'auto':
    * http://<this host's first non-loopback IPv4 address>:<PORT> (a container's own address).
    */
   INSTANCE_URL: z.union([z.literal('auto'), z.url({ protocol: /^https?$/ })]).optional(),
+  /** The mail server, e.g. smtp://mail:1025 or smtps://user:password@smtp.example.com:465; absent: .eml files under DATA_DIR/mail. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).max(300).default(DEFAULT_MAIL_FROM),
+  /** The address users reach the product at, for the links in mail; absent: the address it listens on. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** GET /ready fails while more events than this wait in the log for the read models. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_READY_MAX_LAG_EVENTS),
 });
@@ -83,6 +90,10 @@ export interface Config {
   readonly readyMaxLagEvents: number;
   /** Where the other API processes reach this one (INSTANCE_URL); absent: no forwarding. */
   readonly instanceUrl: string | undefined;
+  /** SMTP_URL and MAIL_FROM. */
+  readonly mail: MailSettings;
+  /** Where the links in mail lead (PUBLIC_URL); absent: the address the API listens on. */
+  readonly publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -132,8 +143,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       bids: env.RATE_LIMIT_BIDS ?? DEFAULT_RATE_LIMITS.bids,
       uploads: env.RATE_LIMIT_UPLOADS ?? DEFAULT_RATE_LIMITS.uploads,
       bulkImport: env.RATE_LIMIT_BULK_IMPORT ?? DEFAULT_RATE_LIMITS.bulkImport,
+      accountMail: env.RATE_LIMIT_ACCOUNT_MAIL ?? DEFAULT_RATE_LIMITS.accountMail,
     },
     readyMaxLagEvents: env.READY_MAX_LAG_EVENTS,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     instanceUrl: env.INSTANCE_URL === 'auto' ? `http://${ownAddress()}:${env.PORT}` : env.INSTANCE_URL?.replace(/\/$/, ''),
   };
 }

@@ -8,9 +8,12 @@ import type { AuditTables } from './audit/schema';
 import type { ClusterTables } from './cluster/schema';
 import type { MediaTables } from './media/schema';
 import type { NfcBindingLinkTables } from './mobile-binding/schema';
+import type { MailTables } from './mail/schema';
+import type { NoticeTables } from './notices/schema';
+import type { WatchlistTables } from './watchlist/schema';
 
 /** Every table the API queries: read models (projections/) and the application's own (api/migrations/). */
-export type Database = ReadModels & AccountTables & AuditTables & ClusterTables & MediaTables & NfcBindingLinkTables;
+export type Database = ReadModels & AccountTables & AuditTables & ClusterTables & MediaTables & NfcBindingLinkTables & WatchlistTables & NoticeTables & MailTables;
 
 /**
  * A kysely instance on the infrastructure's database, with its schema migrated. Do not call

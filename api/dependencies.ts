@@ -9,6 +9,10 @@ import type { LifecycleWorker } from './lifecycle/worker';
 import type { LiveHub } from './live/hub';
 import type { MediaStorage } from './media/storage-port';
 import type { Metrics } from './observability/metrics';
+import type { AppLinks } from './mail/links';
+import type { MailSender } from './mail/sender';
+import type { NoticeFeed } from './notices/feed';
+import type { Notifier } from './notices/notifier';
 
 /** What the routes work with; built once by the server (or a test) and handed to buildApp. */
 export interface AppDependencies {
@@ -39,4 +43,12 @@ export interface AppDependencies {
   readonly metrics: Metrics;
   /** GET /ready fails while the read models are more than this many events behind the log. */
   readonly readyMaxLagEvents: number;
+  /** Where the links in mail lead. */
+  readonly links: AppLinks;
+  /** Makes notices from the log; null when this process runs none (openServices `notices: false`). */
+  readonly notifier: Notifier | null;
+  /** Brings new notices to the signed-in sockets of this process. */
+  readonly noticeFeed: NoticeFeed;
+  /** Sends the mail outbox. */
+  readonly mailSender: MailSender;
 }

@@ -16,11 +16,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const infrastructure = await openInfrastructure(config);
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy, readyMaxLagEvents: config.readyMaxLagEvents, instanceUrl: config.instanceUrl });
+  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy, readyMaxLagEvents: config.readyMaxLagEvents, instanceUrl: config.instanceUrl, mail: config.mail, publicUrl: config.publicUrl });
   const logStream = process.stdout.isTTY ? await terminalLogStream() : undefined;
   const app = await buildApp(services.deps, { webApp: WEB_DIST, rateLimits: config.rateLimits, logStream });
   if (!existsSync(`${WEB_DIST}index.html`)) app.log.warn('web/dist has no built app (npm run build:web): serving the API only');
-  app.log.info({ ...infrastructure.description, media: services.deps.mediaStorage.description }, 'storage');
+  app.log.info({ ...infrastructure.description, media: services.deps.mediaStorage.description, mail: services.deps.mailSender.transport.description }, 'storage');
 
   if (config.seedAdmin) {
     const outcome = await ensureAdmin(services.deps.db, config.seedAdmin);
@@ -56,20 +56,27 @@ async function main(): Promise<void> {
   }
   // The embedded default stocks itself on first start (while already answering); a real
   // deployment only with `npm run seed`.
+  services.deps.links.listeningAt(listeningUrl(config, app.server.address()));
   const isEmbedded = !config.databaseUrl && !config.eventStoreUrl;
   const seed = isEmbedded ? await seedDemoMarketplace(services.deps) : undefined;
-  console.log(banner(config, app.server.address(), infrastructure.description, seed));
+  console.log(banner(config, app.server.address(), infrastructure.description, seed, services.deps.mailSender.transport.description));
 }
 
-function banner(config: Config, address: AddressInfo | string | null, storage: { database: string; eventStore: string }, seed: SeedResult | undefined): string {
+/** Where this process answers, as a person on this machine opens it. */
+function listeningUrl(config: Config, address: AddressInfo | string | null): string {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  return `http://${host}:${port}`;
+}
+
+function banner(config: Config, address: AddressInfo | string | null, storage: { database: string; eventStore: string }, seed: SeedResult | undefined, mail: string): string {
+  const url = listeningUrl(config, address);
   const lines = [
     '',
     `  Provenance is running at ${url}/marketplace`,
     `  API documentation:      ${url}/docs`,
     `  Database:               ${storage.database}; events in the ${storage.eventStore}`,
+    `  Mail:                   ${mail}`,
   ];
   if (seed) {
     const show = (account: SeedResult['admin']) => `${account.email} / ${account.password ?? '(password unknown: demo-credentials.json in DATA_DIR is gone)'}`;

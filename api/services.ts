@@ -15,6 +15,11 @@ import { Metrics } from './observability/metrics';
 import { DEFAULT_READY_MAX_LAG_EVENTS, measureReadModelLag } from './observability/read-model-lag';
 import { createMediaStorage } from './media/storage';
 import type { MediaStorageSettings } from './media/storage-port';
+import { AppLinks } from './mail/links';
+import { MailSender, type MailSenderOptions } from './mail/sender';
+import { createMailTransport, DEFAULT_MAIL_FROM, type MailSettings } from './mail/transport';
+import { NoticeFeed } from './notices/feed';
+import { Notifier } from './notices/notifier';
 
 export interface ServiceOptions {
   readonly jwtSecret: string;
@@ -38,6 +43,12 @@ export interface ServiceOptions {
    * process decides for itself.
    */
   readonly instanceUrl?: string | undefined;
+  /** SMTP_URL and MAIL_FROM; absent: .eml files under dataDir/mail. */
+  readonly mail?: MailSettings & MailSenderOptions;
+  /** Where the links in mail lead (PUBLIC_URL); absent: the address the app listens on (AppLinks.listeningAt). */
+  readonly publicUrl?: string | undefined;
+  /** The notifier: on by default; `false` runs none in this process (another process makes the notices). */
+  readonly notices?: false;
 }
 
 /**
@@ -67,6 +78,14 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const mediaStorage = await createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
   const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);
   mediaSweeper.start();
+  const links = new AppLinks(options.publicUrl);
+  const notifier = options.notices === false ? null : new Notifier({ store: eventStore, db, links, clock, log });
+  await notifier?.start();
+  const noticeFeed = new NoticeFeed({ db, sql: infrastructure.database, log });
+  await noticeFeed.start(live);
+  const mailSettings = options.mail ?? { from: DEFAULT_MAIL_FROM };
+  const mailSender = new MailSender({ db, sql: infrastructure.database, transport: createMailTransport(mailSettings, options.dataDir, log), clock, log, observer: metrics.mailObserver }, mailSettings);
+  await mailSender.start();
   return {
     deps: {
       sql: infrastructure.database,
@@ -84,6 +103,10 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       lifecycle,
       metrics,
       readyMaxLagEvents,
+      links,
+      notifier,
+      noticeFeed,
+      mailSender,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },
@@ -94,6 +117,9 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       await owners?.stop().catch(() => undefined);
       await auctionCommands.close();
       await mediaSweeper.stop();
+      await mailSender.stop();
+      await noticeFeed.stop();
+      await notifier?.stop();
       await live.stop();
       await projections.stop();
     },

@@ -32,13 +32,25 @@ export class ProjectionRunner {
   readonly #observer: ProjectionObserver | undefined;
   readonly #batchSize: number | undefined;
   readonly #foreign: ForeignEventFilter;
+  /** Where the checkpoints live: every table of checkpoints has the columns of projection_checkpoints. */
+  readonly #checkpoints: 'projection_checkpoints';
+  readonly #startAtEnd: boolean;
   #subscription: Subscription | undefined;
   #stopped = false;
   #position: LogPosition = START;
   readonly #waiters = new Set<{ position: LogPosition; resolve: () => void }>();
 
-  /** `batchSize`: most events applied in one transaction (the store's default unless given; a rebuild takes more). */
-  constructor(store: EventStore, db: Kysely<ReadModels>, options: { projections?: readonly Projection[]; log?: Logger; observer?: ProjectionObserver; batchSize?: number } = {}) {
+  /**
+   * `batchSize`: most events applied in one transaction (the store's default unless given; a rebuild
+   * takes more). `checkpointTable`: for a consumer of the log that is not a read model (the notifier),
+   * whose checkpoints must outlive a rebuild of the read models. `startAtEnd`: a consumer seen for the
+   * first time starts at the end of the log, not its beginning (notices of the past are not news).
+   */
+  constructor(
+    store: EventStore,
+    db: Kysely<ReadModels>,
+    options: { projections?: readonly Projection[]; log?: Logger; observer?: ProjectionObserver; batchSize?: number; checkpointTable?: string; startAtEnd?: boolean } = {},
+  ) {
     this.#store = store;
     this.#db = db;
     this.#projections = options.projections ?? READ_MODEL_PROJECTIONS;
@@ -46,12 +58,15 @@ export class ProjectionRunner {
     this.#observer = options.observer;
     this.#batchSize = options.batchSize;
     this.#foreign = new ForeignEventFilter('the projections', this.#log);
+    this.#checkpoints = (options.checkpointTable ?? 'projection_checkpoints') as 'projection_checkpoints';
+    this.#startAtEnd = options.startAtEnd ?? false;
   }
 
   async start(): Promise<void> {
+    const first = this.#startAtEnd ? ((await this.#store.headPosition()) ?? START) : START;
     await this.#db
-      .insertInto('projection_checkpoints')
-      .values(this.#projections.map((p) => ({ name: p.name, position: positionToString(START), updated_at: new Date(0) })))
+      .insertInto(this.#checkpoints)
+      .values(this.#projections.map((p) => ({ name: p.name, position: positionToString(first), updated_at: new Date(0) })))
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     this.#stopped = false;
@@ -80,7 +95,7 @@ export class ProjectionRunner {
    * that it counts the work of any process running projections on it, this one stopped or not.
    */
   async storedCheckpoint(): Promise<LogPosition> {
-    const checkpoints = await this.#db.selectFrom('projection_checkpoints').select(['name', 'position']).where('name', 'in', this.#projections.map((p) => p.name)).execute();
+    const checkpoints = await this.#db.selectFrom(this.#checkpoints).select(['name', 'position']).where('name', 'in', this.#projections.map((p) => p.name)).execute();
     return checkpoints.map((row) => parsePosition(row.position)).sort(comparePositions)[0] ?? START;
   }
 
@@ -103,7 +118,7 @@ export class ProjectionRunner {
     const ours = this.#foreign.keep(batch);
     const applied = await this.#db.transaction().execute(async (trx) => {
       const rows = await trx
-        .selectFrom('projection_checkpoints')
+        .selectFrom(this.#checkpoints)
         .select(['name', 'position'])
         .where('name', 'in', this.#projections.map((p) => p.name))
         .forUpdate()
@@ -121,7 +136,7 @@ export class ProjectionRunner {
       const advanced = this.#projections.filter((p) => comparePositions(last, checkpointOf(p)) > 0).map((p) => p.name);
       if (advanced.length > 0) {
         await trx
-          .updateTable('projection_checkpoints')
+          .updateTable(this.#checkpoints)
           .set({ position: positionToString(last), updated_at: batch.at(-1)!.recordedAt })
           .where('name', 'in', advanced)
           .execute();

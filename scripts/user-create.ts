@@ -113,7 +113,7 @@ runCli(async () => {
   try {
     const db = await openDatabase(infrastructure.database);
     const roles = ROLES_OF[account.role];
-    const user = await createUser(db, { email: account.email, password, firstName: account.firstName, lastName: account.lastName, roles }).catch((error: unknown) => {
+    const user = await createUser(db, { email: account.email, password, firstName: account.firstName, lastName: account.lastName, roles, emailVerified: true }).catch((error: unknown) => {
       throw error instanceof EmailTakenError ? new CliError(`${error.message}: nothing was created`) : error;
     });
     await logSecurityEvent(db, { userId: user.id, actorId: null, kind: 'ACCOUNT_CREATED', details: { roles, via: 'user:create' } });

@@ -17,6 +17,8 @@ export interface UsersTable {
   marketing_opt_in: ColumnType<boolean, boolean | undefined, boolean>;
   transactional_opt_out: ColumnType<boolean, boolean | undefined, boolean>;
   session_version: ColumnType<number, number | undefined, number>;
+  /** When the owner followed the link mailed to `email`; null until then (and again after a change). */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -53,7 +55,23 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** What a mailed one-time link is for. */
+export type AccountTokenPurpose = 'PASSWORD_RESET' | 'EMAIL_VERIFICATION' | 'EMAIL_CHANGE';
+
+/** One-time links mailed to a user: only the token's SHA-256 is kept. */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: AccountTokenPurpose;
+  /** The address the link was mailed to: the one to verify, or the new one of an email change. */
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface AccountTables {
+  account_tokens: AccountTokensTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   security_log: SecurityLogTable;

@@ -36,6 +36,8 @@ export interface NewUser {
   readonly lastName: string;
   readonly roles: readonly Role[];
   readonly phone?: string | null;
+  /** Set up by an operator (demo accounts, the seeded admin, npm run user:create): no link to follow. */
+  readonly emailVerified?: boolean;
 }
 
 /** Creates an account; the password is checked against the rules by the caller. */
@@ -53,6 +55,7 @@ export async function createUser(db: Kysely<Database>, input: NewUser, now = new
         password_hash: passwordHash,
         roles: JSON.stringify(input.roles),
         status: 'ACTIVE',
+        email_verified_at: input.emailVerified ? now : null,
         created_at: now,
         updated_at: now,
       })
@@ -69,46 +72,26 @@ export interface ProfileChange {
   readonly firstName: string;
   readonly lastName: string;
   readonly phone: string | null;
+  /** Mail preferences; undefined leaves each as it is. */
+  readonly marketingOptIn?: boolean | undefined;
+  readonly transactionalOptOut?: boolean | undefined;
 }
 
 /** undefined when there is no such account. */
 export async function updateProfile(db: Kysely<Database>, userId: string, change: ProfileChange, now = new Date()): Promise<User | undefined> {
   return db
     .updateTable('users')
-    .set({ first_name: change.firstName, last_name: change.lastName, phone: change.phone, updated_at: now })
+    .set({
+      first_name: change.firstName,
+      last_name: change.lastName,
+      phone: change.phone,
+      ...(change.marketingOptIn === undefined ? {} : { marketing_opt_in: change.marketingOptIn }),
+      ...(change.transactionalOptOut === undefined ? {} : { transactional_opt_out: change.transactionalOptOut }),
+      updated_at: now,
+    })
     .where('id', '=', userId)
     .returningAll()
     .executeTakeFirst();
-}
-
-/** Moves an account to another email, logged with who did it. Throws EmailTakenError. */
-export async function changeEmail(
-  db: Kysely<Database>,
-  change: { userId: string; newEmail: string; actorId: string },
-  now = new Date(),
-): Promise<User | undefined> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const previous = await trx.selectFrom('users').select('email').where('id', '=', change.userId).forUpdate().executeTakeFirst();
-      if (!previous) return undefined;
-      const updated = await trx
-        .updateTable('users')
-        .set({ email: normalizeEmail(change.newEmail), updated_at: now })
-        .where('id', '=', change.userId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await logSecurityEvent(
-        trx,
-        { userId: change.userId, actorId: change.actorId, kind: 'EMAIL_CHANGED', details: { previousEmail: previous.email, newEmail: updated.email } },
-        now,
-      );
-      return updated;
-    });
-  } catch (error) {
-    // The unique index on lower(email) is what decides a race between two changes to one address.
-    if (isUniqueViolation(error)) throw new EmailTakenError();
-    throw error;
-  }
 }
 
 /**
@@ -120,17 +103,20 @@ export async function changePassword(
   accountAccess: Pick<AccountAccessCache, 'forget'>,
   change: { userId: string; newPassword: string; actorId: string },
   now = new Date(),
+  /** More to commit with the change (telling the owner of it). */
+  alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<void> {
   const passwordHash = await hashPassword(change.newPassword);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', change.userId).execute();
     await revokeAllSessions(trx, change.userId, now);
     await logSecurityEvent(trx, { userId: change.userId, actorId: change.actorId, kind: 'PASSWORD_CHANGED' }, now);
+    await alsoInTransaction?.(trx);
   });
   accountAccess.forget(change.userId);
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23505';
 }
 

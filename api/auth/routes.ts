@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LoginThrottle } from '../accounts/login-throttle';
 import { burnVerification, verifyPassword } from '../accounts/passwords';
 import { endAllSessions, endSession, InvalidRefreshTokenError, rotateSession, startSession } from '../accounts/sessions';
+import { sendVerificationMail } from '../accounts/recovery';
 import { createUser, EmailTakenError, findUserByEmail, normalizeEmail, type User } from '../accounts/users';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
@@ -46,7 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
       schema: {
         tags: ['auth'],
         summary: 'Create a buyer account and sign in',
-        description: 'Always creates a BUYER account, whatever `role` says. Answers 201 with a new session; 429 with Retry-After past the sign-ups allowed from one address (RATE_LIMIT_REGISTER).',
+        description: 'Always creates a BUYER account, whatever `role` says, and mails a link to confirm the address. Answers 201 with a new session; 429 with Retry-After past the sign-ups allowed from one address (RATE_LIMIT_REGISTER).',
         body: registerRequestSchema,
         response: { 201: sessionTokensSchema, ...errorResponses(400, 409, 429, 500) },
       },
@@ -61,6 +62,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
       try {
         const user = await createUser(db, { firstName, lastName, email, password: body.password!, roles: ['BUYER'] }, deps.clock());
         const tokens = await startSession(db, app.signAccessToken, user, deps.clock());
+        // The account stands without it: a link that could not be queued is asked for again from the profile.
+        await sendVerificationMail(db, deps.links, user, deps.clock()).catch((error: unknown) => request.log.error({ err: error }, 'registration: could not queue the confirmation link'));
         return reply.code(201).send(tokens);
       } catch (error) {
         if (error instanceof EmailTakenError) throw new HttpError(409, error.message, 'EMAIL_TAKEN');

@@ -48,7 +48,9 @@ export const userProfileSchema = z.object({
   roles: z.array(roleSchema),
   createdAt: z.string().describe('ISO 8601'),
   marketingOptIn: z.boolean(),
-  transactionalOptOut: z.boolean(),
+  transactionalOptOut: z.boolean().describe('true: no OUTBID or ENDING_SOON mail (the notices stay in the app); account mail is always sent'),
+  emailVerified: z.boolean().describe('The owner has followed the link mailed to `email`'),
+  pendingEmail: z.string().nullable().describe('An address asked for and not confirmed yet: the change applies once the link mailed to it is followed'),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
@@ -58,6 +60,8 @@ export const profileChangeRequestSchema = z.strictObject({
   firstName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
   lastName: z.string().max(MAX_NAME_LENGTH * 10).optional(),
   phone: z.string().max(100).nullable().optional().describe('absent, null or blank clears it'),
+  marketingOptIn: z.boolean().optional().describe('absent: unchanged'),
+  transactionalOptOut: z.boolean().optional().describe('absent: unchanged'),
 });
 export type ProfileChangeRequest = z.infer<typeof profileChangeRequestSchema>;
 
@@ -71,3 +75,21 @@ export const passwordChangeRequestSchema = z.strictObject({
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 
 export const messageAnswerSchema = z.object({ message: z.string() });
+
+/** A one-time token from a link mailed to the user: 32 random bytes, base64url. */
+const mailedToken = z.string().min(1).max(200);
+
+export const forgotPasswordRequestSchema = z.strictObject({ email: z.string().max(MAX_EMAIL_LENGTH * 4).optional() });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+
+export const resetPasswordRequestSchema = z.strictObject({ token: mailedToken, newPassword: z.string().max(MAX_PASSWORD_LENGTH).optional() });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const verifyEmailRequestSchema = z.strictObject({ token: mailedToken });
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
+
+/** The one answer of POST /api/auth/password/forgot, whether or not the address has an account. */
+export const FORGOT_PASSWORD_ANSWER = 'If an account uses this address, a link to reset its password is on its way. It works for 30 minutes.';
+
+/** Where the links mailed to users lead in the web app: the token travels in the fragment, never to a server log. */
+export const ACCOUNT_LINK_PATHS = { resetPassword: '/reset-password', verifyEmail: '/verify-email' } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auctionSchema, auctionStatusSchema, closingResultSchema, dollarsSchema } from './auctions';
 import { bidKindSchema } from './bids';
+import { notificationSchema } from './notifications';
 
 /**
  * What travels over /ws/bidding. The client asks to follow auctions; the server sends what the
@@ -16,6 +17,10 @@ const auctionId = z.string().min(1).max(200);
 export const clientMessageSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('subscribe'), auctionId }),
   z.strictObject({ action: z.literal('unsubscribe'), auctionId }),
+  /** Hear of the signed-in user's own notices on this socket; the token goes in a message, never in the URL. */
+  z.strictObject({ action: z.literal('authenticate'), token: z.string().min(1).max(900) }),
+  /** Back to public news only (signing out). */
+  z.strictObject({ action: z.literal('deauthenticate') }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -39,6 +44,14 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('subscribed'), auctionId }),
   z.strictObject({ type: z.literal('unsubscribed'), auctionId }),
   z.strictObject({ type: z.literal('error'), message: z.string() }),
+  /** The socket now carries the user's notices, until the access token expires or the account's sessions end. */
+  z.strictObject({ type: z.literal('authenticated'), userId: z.string(), unreadCount: z.number().int() }),
+  /** The socket carries public news only again: asked for, refused (reason), or the token expired. */
+  z.strictObject({ type: z.literal('unauthenticated'), reason: z.string() }),
+  /** A new notice for the authenticated user, with their unread count after it. */
+  z.strictObject({ type: z.literal('notification'), notification: notificationSchema, unreadCount: z.number().int() }),
+  /** The unread count changed without a new notice (read on another device). */
+  z.strictObject({ type: z.literal('unread_count'), unreadCount: z.number().int() }),
   z.strictObject({
     type: z.literal('bid_placed'),
     auctionId,
@@ -72,4 +85,4 @@ export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type LiveAuctionData = z.infer<typeof auctionDataSchema>;
 
 /** The error a client reads when its message is not one of the two it may send. */
-export const MALFORMED_MESSAGE = 'Expected {"action":"subscribe"|"unsubscribe","auctionId":"..."}';
+export const MALFORMED_MESSAGE = 'Expected {"action":"subscribe"|"unsubscribe","auctionId":"..."}, {"action":"authenticate","token":"..."} or {"action":"deauthenticate"}';

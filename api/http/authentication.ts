@@ -21,6 +21,8 @@ declare module 'fastify' {
     /** preHandler: `authenticate`, then 403 "Access denied" without one of the roles. */
     requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
     signAccessToken: SignAccessToken;
+    /** A bearer token presented elsewhere than in a header (a WebSocket message): its user, or null. */
+    verifyAccessToken(token: string): Promise<{ userId: string; expiresAt: Date; isCurrent(): Promise<boolean> } | null>;
     /** What `authenticate` knows of each account; the code that changes an account tells it. */
     accountAccess: AccountAccessCache;
   }
@@ -57,6 +59,23 @@ export const authentication = fp(
     app.decorate('accountAccess', accountAccess);
     app.decorate('signAccessToken', ((claims, expiresInSeconds) => app.jwt.sign(claims, { expiresIn: expiresInSeconds })) satisfies SignAccessToken);
 
+    /** The account behind valid claims, if it may still act: active, and the token not older than its sessions' end. */
+    const currentAccount = async (claims: AccessClaims) => {
+      const user = await accountAccess.lookup(claims.sub);
+      return user && user.status === 'ACTIVE' && claims.sv === user.session_version ? user : undefined;
+    };
+    app.decorate('verifyAccessToken', async (token: string) => {
+      let claims: AccessClaims & { exp: number };
+      try {
+        claims = app.jwt.verify<AccessClaims & { exp: number }>(token);
+      } catch {
+        return null;
+      }
+      const user = await currentAccount(claims);
+      if (!user) return null;
+      return { userId: user.id, expiresAt: new Date(claims.exp * 1000), isCurrent: async () => (await currentAccount(claims)) !== undefined };
+    });
+
     const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
       const header = request.headers.authorization;
       if (!header || !/^Bearer\s+\S+$/i.test(header)) throw new HttpError(401, 'Authentication required', 'UNAUTHENTICATED');
@@ -66,10 +85,8 @@ export const authentication = fp(
       } catch {
         throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
       }
-      const user = await accountAccess.lookup(claims.sub);
-      if (!user || user.status !== 'ACTIVE' || claims.sv !== user.session_version) {
-        throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
-      }
+      const user = await currentAccount(claims);
+      if (!user) throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
       request.actor = { userId: user.id, roles: user.roles };
     };
     app.decorate('authenticate', authenticate);

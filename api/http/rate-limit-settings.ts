@@ -4,7 +4,7 @@
  */
 
 /** The actions held to a general limit; each has its own counter per client. */
-export type RateLimitedAction = 'register' | 'signIn' | 'bids' | 'uploads' | 'bulkImport';
+export type RateLimitedAction = 'register' | 'signIn' | 'bids' | 'uploads' | 'bulkImport' | 'accountMail';
 
 export interface RateLimit {
   /** Requests allowed in one window... */
@@ -26,6 +26,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   bids: { max: 60, windowMs: MINUTE },
   uploads: { max: 60, windowMs: MINUTE },
   bulkImport: { max: 10, windowMs: MINUTE },
+  // Password resets and verification links: each asks for a mail or tries a mailed token.
+  accountMail: { max: 20, windowMs: HOUR },
 };
 
 const UNITS: ReadonlyArray<[RegExp, number, string]> = [

@@ -11,6 +11,7 @@ const COUNTED: Record<RateLimitedAction, string> = {
   bids: 'bids',
   uploads: 'upload requests',
   bulkImport: 'bulk imports',
+  accountMail: 'password reset and email verification requests',
 };
 
 declare module 'fastify' {

@@ -51,9 +51,30 @@ export const SOCKETS_PER_TURN = 250;
 export const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 
+/**
+ * How a socket signs in (with an access token in a message, never in the URL): given by the routes,
+ * which hold the token verifier and the notices.
+ */
+export interface SocketSignIn {
+  /** The token's user, or null when the token is not a valid, current access token. */
+  verify(token: string): Promise<{ userId: string; expiresAt: Date; isCurrent(): Promise<boolean> } | null>;
+  unreadCount(userId: string): Promise<number>;
+  /** The user has no signed-in socket on this process any more. */
+  signedOut(userId: string): void;
+}
+
+interface SignedIn {
+  readonly userId: string;
+  readonly expiresAt: Date;
+  isCurrent(): Promise<boolean>;
+}
+
 interface Client {
   readonly socket: WebSocket;
   readonly auctions: Set<string>;
+  readonly signIn: SocketSignIn | undefined;
+  /** Set once the socket has signed in: it then also carries that user's notices. */
+  user: SignedIn | null;
   /** Answered the last ping. */
   alive: boolean;
   /** Being closed by the hub: nothing more is sent or accepted. */
@@ -91,6 +112,8 @@ export class LiveHub {
   readonly #views: AuctionViews;
   readonly #clients = new Set<Client>();
   readonly #watchers = new Map<string, Set<Client>>();
+  /** Signed-in sockets by user: where a user's notices go. */
+  readonly #users = new Map<string, Set<Client>>();
   #subscription: Subscription | undefined;
   /** The last event handled: where a failed subscription resumes, so that nothing is skipped. */
   #position: LogPosition | undefined;
@@ -165,8 +188,8 @@ export class LiveHub {
     );
   }
 
-  /** Takes a new socket: from now on it may subscribe to auctions. */
-  connect(socket: WebSocket): void {
+  /** Takes a new socket: from now on it may subscribe to auctions, and sign in with `signIn`. */
+  connect(socket: WebSocket, signIn?: SocketSignIn): void {
     if (this.#stopped) {
       socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
       return;
@@ -175,7 +198,7 @@ export class LiveHub {
       socket.close(CLOSE_TRY_AGAIN_LATER, 'Too many connections');
       return;
     }
-    const client: Client = { socket, auctions: new Set(), alive: true, dropped: false };
+    const client: Client = { socket, auctions: new Set(), signIn, user: null, alive: true, dropped: false };
     this.#clients.add(client);
     socket.on('message', (data, isBinary) => this.#receive(client, data, isBinary));
     socket.on('pong', () => {
@@ -183,8 +206,31 @@ export class LiveHub {
     });
     socket.on('close', () => {
       this.#unwatchAll(client);
+      this.#signOut(client);
       this.#clients.delete(client);
     });
+  }
+
+  /** Users with a signed-in socket on this process. */
+  signedInUsers(): string[] {
+    return [...this.#users.keys()];
+  }
+
+  /** Sends a message to every signed-in socket of the user here, unless its token has expired meanwhile. */
+  sendToUser(userId: string, message: ServerMessage): void {
+    const clients = this.#users.get(userId);
+    if (!clients) return;
+    const data = encode(message);
+    const now = this.#clock().getTime();
+    let sent = 0;
+    for (const client of [...clients]) {
+      if (client.user && client.user.expiresAt.getTime() <= now) {
+        this.#signOut(client, 'The access token has expired');
+        continue;
+      }
+      if (this.#send(client, data)) sent++;
+    }
+    this.#observer?.messagesSent(sent);
   }
 
   stats(): LiveHubStats {
@@ -205,6 +251,8 @@ export class LiveHub {
     }
     const message = clientMessageSchema.safeParse(parsed);
     if (!message.success) return this.#reply(client, { type: 'error', message: MALFORMED_MESSAGE });
+    if (message.data.action === 'authenticate') return void this.#signIn(client, message.data.token);
+    if (message.data.action === 'deauthenticate') return this.#signOut(client, 'Signed out');
     const { action, auctionId } = message.data;
     if (action === 'subscribe') {
       if (!client.auctions.has(auctionId) && client.auctions.size >= this.#maxSubscriptions) {
@@ -218,6 +266,50 @@ export class LiveHub {
     }
     this.#unwatch(client, auctionId);
     return this.#reply(client, { type: 'unsubscribed', auctionId });
+  }
+
+  async #signIn(client: Client, token: string): Promise<void> {
+    const verified = client.signIn ? await client.signIn.verify(token).catch(() => null) : null;
+    if (client.dropped) return;
+    if (!verified) {
+      this.#signOut(client, 'Invalid access token');
+      return;
+    }
+    if (client.user && client.user.userId !== verified.userId) this.#signOut(client);
+    client.user = verified;
+    let clients = this.#users.get(verified.userId);
+    if (!clients) this.#users.set(verified.userId, (clients = new Set()));
+    clients.add(client);
+    const unreadCount = await client.signIn!.unreadCount(verified.userId).catch(() => 0);
+    if (client.user === verified) this.#reply(client, { type: 'authenticated', userId: verified.userId, unreadCount });
+  }
+
+  /** Back to public news only; `reason` is told to the socket when given. */
+  #signOut(client: Client, reason?: string): void {
+    const user = client.user;
+    client.user = null;
+    if (user) {
+      const clients = this.#users.get(user.userId);
+      clients?.delete(client);
+      if (clients?.size === 0) {
+        this.#users.delete(user.userId);
+        client.signIn?.signedOut(user.userId);
+      }
+    }
+    if (reason !== undefined) this.#reply(client, { type: 'unauthenticated', reason });
+  }
+
+  /** Signed-in sockets whose token expired, or whose sessions were ended (a password reset), sign out. */
+  async #checkSignIns(): Promise<void> {
+    const now = this.#clock().getTime();
+    for (const clients of [...this.#users.values()]) {
+      for (const client of [...clients]) {
+        const user = client.user;
+        if (!user) continue;
+        if (user.expiresAt.getTime() <= now) this.#signOut(client, 'The access token has expired');
+        else if (!(await user.isCurrent().catch(() => true)) && client.user === user) this.#signOut(client, 'The session has ended');
+      }
+    }
   }
 
   #reply(client: Client, message: ServerMessage): void {
@@ -274,6 +366,7 @@ export class LiveHub {
   }
 
   #ping(): void {
+    void this.#checkSignIns();
     for (const client of this.#clients) {
       if (!client.alive) {
         client.socket.terminate(); // 'close' follows and forgets it

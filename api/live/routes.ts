@@ -4,10 +4,12 @@ import { z } from 'zod';
 import type { AppDependencies } from '../dependencies';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../contracts/live';
 import { ASYNCAPI_PATH, asyncApiDocument } from './asyncapi';
+import type { SocketSignIn } from './hub';
 
 /**
  * GET /ws/bidding: live auction updates (subscribe and unsubscribe by auctionId). Anyone may watch, as
- * visitors view auctions without signing in; the socket only ever receives public facts. The
+ * visitors view auctions without signing in; a socket receives public facts only, and once signed in
+ * (the authenticate message) its own user's notices too. The
  * websocket plugin is registered here so that its hooks stay inside this plugin. Its messages are
  * described at /docs/asyncapi.json.
  */
@@ -23,7 +25,14 @@ export const liveRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
   });
 
   // The websocket plugin leaves this route out of the OpenAPI description: its messages are in ASYNCAPI_PATH.
-  app.get('/ws/bidding', { websocket: true }, (socket) => deps.live.connect(socket));
+  // A socket signs in with an access token in a message (never in the URL, which logs keep); it then
+  // also carries that user's notices.
+  const signIn: SocketSignIn = {
+    verify: (token) => app.verifyAccessToken(token),
+    unreadCount: (userId) => deps.noticeFeed.unreadCount(userId),
+    signedOut: (userId) => deps.noticeFeed.forget(userId),
+  };
+  app.get('/ws/bidding', { websocket: true }, (socket) => deps.live.connect(socket, signIn));
 
   app.get(
     ASYNCAPI_PATH,

@@ -7,8 +7,9 @@ import * as nfcBindingLinks20261122 from './2026-11-22T1100-nfc-binding-links';
 import * as auditReads20261125 from './2026-11-25T0000-audit-reads';
 import * as accountAccessChanges20261125 from './2026-11-25T1300-account-access-changes';
 import * as auctionOwners20261126 from './2026-11-26T0000-auction-owners';
+import * as notices20261126 from './2026-11-26T1000-notices';
 
-/** Migrations of the application's own tables (accounts, idempotency keys, media, NFC binding links, audit reads, auction owners), oldest first. */
+/** Migrations of the application's own tables (accounts, idempotency keys, media, NFC binding links, audit reads, auction owners, notices and mail), oldest first. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0000-accounts': accounts20261122,
   '2026-11-22T0100-media': media20261122,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T0000-audit-reads': auditReads20261125,
   '2026-11-25T1300-account-access-changes': accountAccessChanges20261125,
   '2026-11-26T0000-auction-owners': auctionOwners20261126,
+  '2026-11-26T1000-notices': notices20261126,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

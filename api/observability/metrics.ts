@@ -5,6 +5,7 @@ import { DomainError } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
 import type { ProjectionObserver } from '../../projections';
 import type { LiveHubStats, LiveObserver } from '../live/hub';
+import type { MailObserver } from '../mail/sender';
 import { InstrumentedEventStore } from './instrumented-event-store';
 import type { ReadModelLag } from './read-model-lag';
 
@@ -72,6 +73,19 @@ export class Metrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+
+  readonly #mail = new Counter({
+    name: 'provenance_mail_total',
+    help: 'Mail from the outbox, by outcome: sent, retry (failed, to be tried again) or gave_up (failed for the last time; see GET /api/admin/mail)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Counts what became of each mail sent from the outbox; the mail sender tells it. */
+  readonly mailObserver: MailObserver = {
+    mailSent: () => this.#mail.inc({ outcome: 'sent' }),
+    mailFailed: (outcome) => this.#mail.inc({ outcome }),
+  };
 
   /** Counts where bids were decided; the auction command router tells it. */
   readonly routingObserver: RoutingObserver = {

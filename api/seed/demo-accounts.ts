@@ -90,8 +90,8 @@ export async function ensureDemoAccounts(deps: Pick<AppDependencies, 'db' | 'dat
     });
   }
 
-  const adminUser = existingAdmin ?? (await createUser(deps.db, { ...DEMO_ADMIN, password: adminPassword! }, now));
-  const buyerUser = existingBuyer ?? (await createUser(deps.db, { ...DEMO_BUYER, password: buyerPassword! }, now));
+  const adminUser = existingAdmin ?? (await createUser(deps.db, { ...DEMO_ADMIN, password: adminPassword!, emailVerified: true }, now));
+  const buyerUser = existingBuyer ?? (await createUser(deps.db, { ...DEMO_BUYER, password: buyerPassword!, emailVerified: true }, now));
   if (!adminUser.roles.includes('ADMIN')) {
     throw new Error(`${DEMO_ADMIN.email} exists without the ADMIN role; the demo listings need an admin to list them`);
   }
@@ -116,7 +116,7 @@ export async function knownDemoAccounts(deps: Pick<AppDependencies, 'db' | 'data
 
 /** A bidder account, created with a password nobody keeps when it does not exist yet. */
 export async function ensureBidder(deps: Pick<AppDependencies, 'db'>, spec: AccountSpec, now: Date): Promise<User> {
-  return (await findUserByEmail(deps.db, spec.email)) ?? createUser(deps.db, { ...spec, password: generateDemoPassword() }, now);
+  return (await findUserByEmail(deps.db, spec.email)) ?? createUser(deps.db, { ...spec, password: generateDemoPassword(), emailVerified: true }, now);
 }
 
 function passwordFor(account: 'admin' | 'buyer', remembered: Remembered): string {

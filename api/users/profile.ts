@@ -1,7 +1,8 @@
 import type { UserProfile } from '../contracts/accounts';
 import type { User } from '../accounts/users';
 
-export function toProfile(user: User): UserProfile {
+/** `pendingEmail`: an email change asked for and not confirmed yet (account-tokens.ts pendingEmailOf). */
+export function toProfile(user: User, pendingEmail: string | null): UserProfile {
   return {
     id: user.id,
     email: user.email,
@@ -13,6 +14,8 @@ export function toProfile(user: User): UserProfile {
     createdAt: new Date(user.created_at).toISOString(),
     marketingOptIn: user.marketing_opt_in,
     transactionalOptOut: user.transactional_opt_out,
+    emailVerified: user.email_verified_at !== null,
+    pendingEmail,
   };
 }
 

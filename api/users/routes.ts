@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginThrottle } from '../accounts/login-throttle';
 import { verifyPassword } from '../accounts/passwords';
-import { changeEmail, changePassword, EmailTakenError, findUserById, normalizeEmail, updateProfile, type User } from '../accounts/users';
+import { pendingEmailOf } from '../accounts/account-tokens';
+import { requestEmailChange, tellOfPasswordChange } from '../accounts/recovery';
+import { changePassword, EmailTakenError, findUserById, normalizeEmail, updateProfile, type User } from '../accounts/users';
 import { invalid, requiredEmail, requiredName, requiredText } from '../auth/field-checks';
 import { emailChangeRequestSchema, messageAnswerSchema, passwordChangeRequestSchema, profileChangeRequestSchema, userProfileSchema } from '../contracts/accounts';
 import { passwordProblem } from '../contracts/account-rules';
@@ -46,6 +48,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
     return user;
   }
 
+  const profileOf = async (user: User) => toProfile(user, await pendingEmailOf(db, user.id, deps.clock()));
+
   app.get(
     '/api/v1/users/:userId/profile',
     {
@@ -58,7 +62,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         response: { 200: userProfileSchema, ...errors },
       },
     },
-    async (request) => toProfile(await requireUser(request.params.userId)),
+    async (request) => profileOf(await requireUser(request.params.userId)),
   );
 
   app.put(
@@ -67,7 +71,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
       onRequest,
       schema: {
         tags: ['users'],
-        summary: 'Change first name, last name and phone',
+        summary: 'Change first name, last name, phone and mail preferences',
+        description: 'transactionalOptOut stops OUTBID and ENDING_SOON mail (the notices stay in the app); account mail is always sent. Absent preferences stay as they are.',
         security: [{ bearer: [] }],
         params: userParams,
         body: profileChangeRequestSchema,
@@ -80,9 +85,10 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
       const phone = request.body.phone?.trim() || null;
       const problem = phone === null ? null : phoneProblem(phone);
       if (problem) throw invalid(problem);
-      const updated = await updateProfile(db, request.params.userId, { firstName, lastName, phone }, deps.clock());
+      const { marketingOptIn, transactionalOptOut } = request.body;
+      const updated = await updateProfile(db, request.params.userId, { firstName, lastName, phone, marketingOptIn, transactionalOptOut }, deps.clock());
       if (!updated) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
-      return toProfile(updated);
+      return profileOf(updated);
     },
   );
 
@@ -90,29 +96,32 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
     '/api/v1/users/:userId/email',
     {
       onRequest,
+      // Each asks for a mail: held to the account mail limit.
+      preHandler: app.limitRate('accountMail'),
       schema: {
         tags: ['users'],
-        summary: "Change a user's email",
-        description: 'The new email goes in the JSON body; a query string is refused.',
+        summary: "Ask to change a user's email: it changes once the link mailed to the new address is followed",
+        description:
+          'The new email goes in the JSON body; a query string is refused. Answers 202 with the profile, whose pendingEmail is the new address; ' +
+          'the change applies when the link mailed there is followed (POST /api/auth/email/verify), and the old address is then told.',
         security: [{ bearer: [] }],
         params: userParams,
         querystring: noQueryString,
         body: emailChangeRequestSchema,
-        response: { 200: userProfileSchema, ...errors, ...errorResponses(409) },
+        response: { 202: userProfileSchema, ...errors, ...errorResponses(409, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const newEmail = requiredEmail(requiredText(request.body.newEmail, 'New email is required'));
       const user = await requireUser(request.params.userId);
       if (normalizeEmail(newEmail) === normalizeEmail(user.email)) throw invalid('New email must be different from current email');
       try {
-        const updated = await changeEmail(db, { userId: user.id, newEmail, actorId: request.actor!.userId }, deps.clock());
-        if (!updated) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
-        return toProfile(updated);
+        await requestEmailChange(db, deps.links, { user, newEmail, actorId: request.actor!.userId }, deps.clock());
       } catch (error) {
         if (error instanceof EmailTakenError) throw new HttpError(409, error.message, 'EMAIL_TAKEN');
         throw error;
       }
+      return reply.code(202).send(await profileOf(user));
     },
   );
 
@@ -154,7 +163,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asyn
         throw new HttpError(403, 'Current password is incorrect', 'CURRENT_PASSWORD_INCORRECT');
       }
       currentPasswordThrottle.recordSuccess(user.id, request.ip);
-      await changePassword(db, app.accountAccess, { userId: user.id, newPassword, actorId: request.actor!.userId }, now);
+      await changePassword(db, app.accountAccess, { userId: user.id, newPassword, actorId: request.actor!.userId }, now, (trx) => tellOfPasswordChange(trx, deps.links, user, now));
       return { message: PASSWORD_CHANGED };
     },
   );

@@ -11,6 +11,7 @@ export * from './auction/auction';
 export * from './auction/summary';
 export * from './auction/timing';
 export * from './auction/timeline';
+export * from './auction/notices';
 export * from './listing/listing';
 export * from './nfc-tag/identifiers';
 export * from './nfc-tag/nfc-tag';

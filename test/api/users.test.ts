@@ -104,6 +104,8 @@ describe.each(API_BACKENDS)('user profiles on %s', (backend) => {
         createdAt: new Date(user.created_at).toISOString(),
         marketingOptIn: false,
         transactionalOptOut: false,
+        emailVerified: false,
+        pendingEmail: null,
       });
     });
 
@@ -177,19 +179,16 @@ describe.each(API_BACKENDS)('user profiles on %s', (backend) => {
   });
 
   describe('PUT /api/v1/users/{userId}/email', () => {
-    it('changes the email from the JSON body, logs it, and the new email signs in', async () => {
+    it('takes the new email from the JSON body, logs the request, and changes nothing until the mailed link is followed', async () => {
       const { user, tokens, password } = await api.signUp('BUYER');
       const newEmail = uniqueEmail('Moved');
       const response = await api.call('PUT', `/api/v1/users/${user.id}/email`, { token: tokens.accessToken, body: { newEmail } });
-      expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: user.id, email: newEmail.toLowerCase() });
-      expect((await api.call('POST', '/api/auth/login', { body: { email: newEmail, password } })).status).toBe(200);
-      expect((await api.call('POST', '/api/auth/login', { body: { email: user.email, password } })).status).toBe(401);
-      expect(await securityLog(user.id)).toContainEqual({
-        kind: 'EMAIL_CHANGED',
-        actor_id: user.id,
-        details: { previousEmail: user.email, newEmail: newEmail.toLowerCase() },
-      });
+      expect(response.status).toBe(202);
+      expect(response.body).toMatchObject({ id: user.id, email: user.email, pendingEmail: newEmail.toLowerCase() });
+      // The link's side: test/api/account-recovery.test.ts.
+      expect((await api.call('POST', '/api/auth/login', { body: { email: newEmail, password } })).status).toBe(401);
+      expect((await api.call('POST', '/api/auth/login', { body: { email: user.email, password } })).status).toBe(200);
+      expect(await securityLog(user.id)).toContainEqual({ kind: 'EMAIL_CHANGE_REQUESTED', actor_id: user.id, details: { newEmail: newEmail.toLowerCase() } });
     });
 
     it('refuses the current email, whatever its case', async () => {
@@ -205,7 +204,7 @@ describe.each(API_BACKENDS)('user profiles on %s', (backend) => {
       const response = await api.call('PUT', `/api/v1/users/${user.id}/email`, { token: tokens.accessToken, body: { newEmail: other.user.email.toUpperCase() } });
       expect(response.status).toBe(409);
       expect(response.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'An account with this email already exists', code: 'EMAIL_TAKEN' });
-      expect((await securityLog(user.id)).map((entry) => entry.kind)).not.toContain('EMAIL_CHANGED');
+      expect((await securityLog(user.id)).map((entry) => entry.kind)).not.toContain('EMAIL_CHANGE_REQUESTED');
     });
 
     it('refuses a missing or malformed email', async () => {
@@ -230,13 +229,13 @@ describe.each(API_BACKENDS)('user profiles on %s', (backend) => {
       expect(profile.body.email).toBe(user.email);
     });
 
-    it("lets an admin change another user's email, logged with the admin as actor", async () => {
+    it("lets an admin ask to change another user's email, logged with the admin as actor", async () => {
       const admin = await api.signUp('ADMIN');
       const buyer = await api.signUp('BUYER');
       const newEmail = uniqueEmail('by-admin');
       const response = await api.call('PUT', `/api/v1/users/${buyer.user.id}/email`, { token: admin.tokens.accessToken, body: { newEmail } });
-      expect(response.status).toBe(200);
-      expect((await securityLog(buyer.user.id)).find((entry) => entry.kind === 'EMAIL_CHANGED')?.actor_id).toBe(admin.user.id);
+      expect(response.status).toBe(202);
+      expect((await securityLog(buyer.user.id)).find((entry) => entry.kind === 'EMAIL_CHANGE_REQUESTED')?.actor_id).toBe(admin.user.id);
     });
   });
 

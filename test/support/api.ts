@@ -117,7 +117,7 @@ export async function startTestApi(
   options: {
     sharing?: TestApi;
     clock?: () => Date;
-    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media'>;
+    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media' | 'mail' | 'notices'>;
     rateLimits?: Partial<RateLimits>;
     forwarding?: boolean;
   } = {},
@@ -137,6 +137,7 @@ export async function startTestApi(
     );
     app = await buildApp(services.deps, { rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits } });
     url = await app.listen({ port, host: '127.0.0.1' });
+    services.deps.links.listeningAt(url);
   } catch (error) {
     // A failed start must not leave a schema or a folder behind.
     await app?.close().catch(() => undefined);

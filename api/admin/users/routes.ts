@@ -6,6 +6,7 @@ import { changeRolesRequestSchema } from '../../contracts/admin/users';
 import { errorResponses } from '../../contracts/common';
 import type { AppDependencies } from '../../dependencies';
 import { HttpError } from '../../http/errors';
+import { pendingEmailOf } from '../../accounts/account-tokens';
 import { toProfile } from '../../users/profile';
 
 const userParams = z.object({ id: z.uuid() });
@@ -34,7 +35,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> =
       if (id === actor.userId && !request.body.roles.includes('ADMIN')) throw new HttpError(409, OWN_ADMIN_ROLE, 'OWN_ADMIN_ROLE');
       const user = await changeRoles(deps.db, app.accountAccess, { userId: id, roles: request.body.roles, actorId: actor.userId }, deps.clock());
       if (!user) throw new HttpError(404, 'User not found', 'USER_NOT_FOUND');
-      return toProfile(user);
+      return toProfile(user, await pendingEmailOf(deps.db, user.id, deps.clock()));
     },
   );
 };

@@ -1,0 +1,143 @@
+import { sql as rawSql, type Kysely } from 'kysely';
+import type { Logger } from '../../engine/application/logger';
+import type { SqlClient } from '../../engine/postgres/sql-client';
+import type { ServerMessage } from '../contracts/live';
+import type { Database } from '../database';
+import { presentNotification } from './presenters';
+import { NOTICES_CHANNEL } from './record';
+
+/** The sockets of signed-in users, as the live hub keeps them. */
+export interface UserSockets {
+  /** Users with at least one authenticated socket on this process. */
+  signedInUsers(): string[];
+  sendToUser(userId: string, message: ServerMessage): void;
+}
+
+/** Most users one query asks about. */
+const USERS_PER_QUERY = 1000;
+
+/**
+ * Sequence numbers are taken when a notice is written and become visible when its transaction
+ * commits, not always in order: each look reaches this far back, and skips what it already sent.
+ */
+const LOOK_BACK = 1000;
+
+/**
+ * Brings each user's new notices and unread count to their sockets on this process. Told by a
+ * NOTIFY on the notices channel (sent by whichever process made a notice or marked some read), it
+ * reads what is new past the last notice it saw, so nothing depends on which process did it.
+ */
+export class NoticeFeed {
+  readonly #db: Kysely<Database>;
+  readonly #sql: SqlClient;
+  readonly #log: Logger;
+  #sockets: UserSockets | undefined;
+  #lastSequence = 0;
+  /** Notices already sent, by id, with their sequence: those within LOOK_BACK of the last. */
+  readonly #sent = new Map<string, number>();
+  readonly #sentCounts = new Map<string, number>();
+  /** Per user, the last notice that existed when their socket signed in: older ones are not news to it. */
+  readonly #floors = new Map<string, number>();
+  #unlisten: (() => Promise<void>) | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+
+  constructor(deps: { db: Kysely<Database>; sql: SqlClient; log: Logger }) {
+    this.#db = deps.db;
+    this.#sql = deps.sql;
+    this.#log = deps.log;
+  }
+
+  async start(sockets: UserSockets): Promise<void> {
+    this.#sockets = sockets;
+    this.#lastSequence = await this.#maxSequence();
+    this.#unlisten = await this.#sql.listen(NOTICES_CHANNEL, () => this.refresh()).catch((error: unknown) => {
+      this.#log.warn({ err: error }, 'notices: not told of new notices; the bell updates on page loads only');
+      return undefined;
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.#unlisten?.();
+    await this.#running;
+  }
+
+  /** The unread count of a user, as a socket is told when it signs in. */
+  async unreadCount(userId: string): Promise<number> {
+    const [counts, last] = await Promise.all([this.#unreadCounts([userId]), this.#maxSequence()]);
+    const count = counts.get(userId) ?? 0;
+    this.#sentCounts.set(userId, count);
+    if (!this.#floors.has(userId)) this.#floors.set(userId, last);
+    return count;
+  }
+
+  /** A user's last socket here has gone: their count is not followed any more. */
+  forget(userId: string): void {
+    this.#sentCounts.delete(userId);
+    this.#floors.delete(userId);
+  }
+
+  async #maxSequence(): Promise<number> {
+    const last = await this.#db.selectFrom('notifications').select((eb) => eb.fn.max('sequence').as('sequence')).executeTakeFirst();
+    return Number(last?.sequence ?? 0);
+  }
+
+  /** Looks for news now; calls made while a look is under way are answered by one more look after it. */
+  refresh(): void {
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#deliver()
+      .catch((error: unknown) => this.#log.error({ err: error }, 'notices: could not bring news to the sockets'))
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.refresh();
+        }
+      });
+  }
+
+  async #deliver(): Promise<void> {
+    const sockets = this.#sockets;
+    if (!sockets) return;
+    const users = sockets.signedInUsers();
+    const since = this.#lastSequence - LOOK_BACK;
+    this.#lastSequence = Math.max(this.#lastSequence, await this.#maxSequence());
+    for (let start = 0; start < users.length; start += USERS_PER_QUERY) {
+      const slice = users.slice(start, start + USERS_PER_QUERY);
+      const [fresh, counts] = await Promise.all([
+        this.#db.selectFrom('notifications').selectAll().where('sequence', '>', since).where('recipient_id', 'in', slice).orderBy('sequence').execute(),
+        this.#unreadCounts(slice),
+      ]);
+      const told = new Set<string>();
+      for (const row of fresh) {
+        if (this.#sent.has(row.id) || Number(row.sequence) <= (this.#floors.get(row.recipient_id) ?? Infinity)) continue;
+        this.#sent.set(row.id, Number(row.sequence));
+        const unreadCount = counts.get(row.recipient_id) ?? 0;
+        sockets.sendToUser(row.recipient_id, { type: 'notification', notification: presentNotification(row), unreadCount });
+        this.#sentCounts.set(row.recipient_id, unreadCount);
+        told.add(row.recipient_id);
+      }
+      for (const user of slice) {
+        const count = counts.get(user) ?? 0;
+        if (told.has(user) || this.#sentCounts.get(user) === count) continue;
+        this.#sentCounts.set(user, count);
+        sockets.sendToUser(user, { type: 'unread_count', unreadCount: count });
+      }
+    }
+    for (const [id, sequence] of this.#sent) if (sequence <= this.#lastSequence - LOOK_BACK) this.#sent.delete(id);
+  }
+
+  async #unreadCounts(users: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.#db
+      .selectFrom('notifications')
+      .select(['recipient_id', rawSql<string | number>`count(*)`.as('unread')])
+      .where('recipient_id', 'in', users)
+      .where('read_at', 'is', null)
+      .groupBy('recipient_id')
+      .execute();
+    return new Map(rows.map((row) => [row.recipient_id, Number(row.unread)]));
+  }
+}

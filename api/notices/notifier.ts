@@ -1,0 +1,238 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Logger } from '../../engine/application/logger';
+import { auctionNotices, biddersIn, ENDING_SOON_WINDOW_MS, isAuctionEvent, type AuctionEvent, type AuctionNotice } from '../../engine/domain';
+import type { EventStore } from '../../engine/eventstore/port';
+import { ProjectionRunner, type ReadModels } from '../../projections';
+import type { ProjectedEvent, Projection } from '../../projections/projection';
+import type { Database } from '../database';
+import type { AppLinks } from '../mail/links';
+import { mailLotNotices, recordNotices, type NewNotice } from './record';
+import { lotNoticeText, lotPath } from './wording';
+
+/** OUTBID mail about one lot reaches a person at most once per this long; every outbid is still a notice in the app. */
+export const OUTBID_MAIL_INTERVAL_MS = 10 * 60_000;
+
+/** How often each process looks for lots entering their last hour. */
+const SWEEP_MS = 30_000;
+
+interface AuctionView {
+  listingId: string;
+  leaderId: string | null;
+  changed: boolean;
+}
+
+interface Draft {
+  readonly notice: AuctionNotice;
+  readonly event: ProjectedEvent & AuctionEvent;
+}
+
+/**
+ * Tells people what happened to the lots they bid on or follow. Driven by the event log like the
+ * read models: a catch-up subscription from a checkpoint of its own (apart from the read models'
+ * checkpoints, so a rebuild of those makes no notice again), each batch applied in one transaction
+ * with the checkpoint, and each notice keyed by its cause: a notice is made once across restarts and
+ * any number of API processes. Lots entering their last hour (ENDING_SOON, not an event) are found
+ * by a sweep every 30 s. The mail of a notice is queued in the same transaction (the mail outbox);
+ * sending it is the MailSender's business, never a bid's.
+ */
+export class Notifier {
+  readonly #runner: ProjectionRunner;
+  readonly #db: Kysely<Database>;
+  readonly #links: AppLinks;
+  readonly #clock: () => Date;
+  readonly #log: Logger;
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<unknown> = Promise.resolve();
+
+  constructor(deps: { store: EventStore; db: Kysely<Database>; links: AppLinks; clock: () => Date; log: Logger }) {
+    this.#db = deps.db;
+    this.#links = deps.links;
+    this.#clock = deps.clock;
+    this.#log = deps.log;
+    const projection: Projection = { name: 'notices', applyBatch: (trx, events) => this.#apply(trx as unknown as Transaction<Database>, events) };
+    this.#runner = new ProjectionRunner(deps.store, deps.db as unknown as Kysely<ReadModels>, {
+      projections: [projection],
+      log: deps.log,
+      checkpointTable: 'log_consumer_checkpoints',
+      startAtEnd: true,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.#runner.start();
+    this.#timer = setInterval(() => void this.sweepEndingSoon(), SWEEP_MS);
+    this.#timer.unref();
+    void this.sweepEndingSoon();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#sweeping;
+    await this.#runner.stop();
+  }
+
+  /** Resolves once every event committed by now has been looked at. */
+  caughtUp(): Promise<void> {
+    return this.#runner.caughtUp();
+  }
+
+  /**
+   * ENDING_SOON for each person following or having bid on a lot that ends within the hour, once
+   * per lot per person. Resolves to how many notices were made.
+   */
+  sweepEndingSoon(): Promise<number> {
+    const sweep = this.#sweepEndingSoon().catch((error: unknown) => {
+      this.#log.error({ err: error }, 'notices: the ending-soon sweep failed; trying again at the next');
+      return 0;
+    });
+    this.#sweeping = sweep;
+    return sweep;
+  }
+
+  async #sweepEndingSoon(): Promise<number> {
+    const now = this.#clock();
+    const lots = await this.#db
+      .selectFrom('auctions as a')
+      .innerJoin('listings as l', 'l.id', 'a.listing_id')
+      .select(['a.id as auctionId', 'a.listing_id as listingId', 'a.ends_at as endsAt', 'a.current_price as price', 'l.title', 'l.slug'])
+      .where('a.status', 'in', ['PENDING', 'ACTIVE'])
+      .where('a.starts_at', '<=', now)
+      .where('a.ends_at', '>', now)
+      .where('a.ends_at', '<=', new Date(now.getTime() + ENDING_SOON_WINDOW_MS))
+      .execute();
+    if (lots.length === 0) return 0;
+    const [followers, bidders] = await Promise.all([
+      this.#db.selectFrom('watchlist').select(['user_id as userId', 'listing_id as key']).where('listing_id', 'in', lots.map((lot) => lot.listingId)).execute(),
+      this.#db.selectFrom('bids').select(['bidder_id as userId', 'auction_id as key']).distinct().where('auction_id', 'in', lots.map((lot) => lot.auctionId)).execute(),
+    ]);
+    const notices: NewNotice[] = [];
+    for (const lot of lots) {
+      const people = new Set([...followers.filter((row) => row.key === lot.listingId), ...bidders.filter((row) => row.key === lot.auctionId)].map((row) => row.userId));
+      const text = lotNoticeText('ENDING_SOON', { title: lot.title, priceCents: Number(lot.price), endsAt: new Date(lot.endsAt) });
+      for (const person of people) {
+        notices.push({ recipientId: person, kind: 'ENDING_SOON', listingId: lot.listingId, auctionId: lot.auctionId, ...text, link: lotPath(lot.slug, lot.listingId), cause: `ENDING_SOON:${lot.auctionId}:${person}` });
+      }
+    }
+    return this.#db.transaction().execute(async (trx) => {
+      const made = await recordNotices(trx, notices, now);
+      await mailLotNotices(trx, this.#links, made, now);
+      return made.length;
+    });
+  }
+
+  /** One batch of the log: the notifier's view of each auction moves on, and the notices it calls for are made. */
+  async #apply(trx: Transaction<Database>, events: readonly ProjectedEvent[]): Promise<void> {
+    const auctionEvents = events.filter((event): event is ProjectedEvent & AuctionEvent => isAuctionEvent(event));
+    if (auctionEvents.length === 0) return;
+    const views = await this.#views(trx, auctionEvents);
+    const newBidders = new Map<string, Set<string>>();
+    const drafts: Draft[] = [];
+    for (const event of auctionEvents) {
+      const { auctionId } = event.data;
+      if (event.type === 'AuctionScheduled') {
+        views.set(auctionId, { listingId: event.data.listingId, leaderId: null, changed: true });
+        continue;
+      }
+      const view = views.get(auctionId);
+      if (!view) continue; // an auction the log never scheduled: nothing to tell anyone
+      if (event.type === 'AuctionClosed') {
+        const bidders = new Set([...(await this.#biddersOf(trx, auctionId)), ...(newBidders.get(auctionId) ?? [])]);
+        for (const notice of auctionNotices(event, { leaderBefore: view.leaderId, bidders })) drafts.push({ notice, event });
+        continue;
+      }
+      for (const notice of auctionNotices(event, { leaderBefore: view.leaderId, bidders: [] })) drafts.push({ notice, event });
+      if (event.type === 'BidPlaced' || event.type === 'MaximumBidRaised' || event.type === 'BidRetracted') {
+        view.leaderId = event.data.standing.leaderId;
+        view.changed = true;
+      }
+      if (event.type === 'BidPlaced' || event.type === 'MaximumBidRaised') {
+        let set = newBidders.get(auctionId);
+        if (!set) newBidders.set(auctionId, (set = new Set()));
+        for (const bidder of biddersIn(event)) set.add(bidder);
+      }
+    }
+    await this.#save(trx, views, newBidders);
+    if (drafts.length === 0) return;
+    const now = this.#clock();
+    const notices = await this.#word(trx, drafts, views);
+    const made = await recordNotices(trx, notices, now);
+    await mailLotNotices(trx, this.#links, made, now);
+  }
+
+  /**
+   * The notifier's view of the batch's auctions. An auction scheduled before the notifier first
+   * ran (it starts at the end of the log) is taken from the read models once, bidders included.
+   */
+  async #views(trx: Transaction<Database>, events: readonly AuctionEvent[]): Promise<Map<string, AuctionView>> {
+    const ids = [...new Set(events.map((event) => event.data.auctionId))];
+    const rows = await trx.selectFrom('notifier_auctions').selectAll().where('auction_id', 'in', ids).execute();
+    const views = new Map<string, AuctionView>(rows.map((row) => [row.auction_id, { listingId: row.listing_id, leaderId: row.leader_id, changed: false }]));
+    const unknown = ids.filter((id) => !views.has(id));
+    if (unknown.length === 0) return views;
+    const known = await trx.selectFrom('auctions').select(['id', 'listing_id', 'leader_id']).where('id', 'in', unknown).execute();
+    for (const auction of known) views.set(auction.id, { listingId: auction.listing_id, leaderId: auction.leader_id, changed: true });
+    if (known.length > 0) {
+      await trx
+        .insertInto('notifier_bidders')
+        .columns(['auction_id', 'bidder_id'])
+        .expression((eb) => eb.selectFrom('bids').select(['auction_id', 'bidder_id']).distinct().where('auction_id', 'in', known.map((auction) => auction.id)))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    return views;
+  }
+
+  async #biddersOf(trx: Transaction<Database>, auctionId: string): Promise<string[]> {
+    const rows = await trx.selectFrom('notifier_bidders').select('bidder_id').where('auction_id', '=', auctionId).execute();
+    return rows.map((row) => row.bidder_id);
+  }
+
+  async #save(trx: Transaction<Database>, views: Map<string, AuctionView>, newBidders: Map<string, Set<string>>): Promise<void> {
+    const changed = [...views].filter(([, view]) => view.changed);
+    if (changed.length > 0) {
+      await trx
+        .insertInto('notifier_auctions')
+        .values(changed.map(([auctionId, view]) => ({ auction_id: auctionId, listing_id: view.listingId, leader_id: view.leaderId })))
+        .onConflict((oc) => oc.column('auction_id').doUpdateSet((eb) => ({ leader_id: eb.ref('excluded.leader_id') })))
+        .execute();
+    }
+    const pairs = [...newBidders].flatMap(([auctionId, bidders]) => [...bidders].map((bidder) => ({ auction_id: auctionId, bidder_id: bidder })));
+    if (pairs.length > 0) await trx.insertInto('notifier_bidders').values(pairs).onConflict((oc) => oc.doNothing()).execute();
+  }
+
+  /** Each draft worded with its lot's title and price, and keyed by the event that caused it. */
+  async #word(trx: Transaction<Database>, drafts: readonly Draft[], views: Map<string, AuctionView>): Promise<NewNotice[]> {
+    const listingIds = [...new Set(drafts.map((draft) => views.get(draft.event.data.auctionId)!.listingId))];
+    const listings = await trx.selectFrom('listings').select(['id', 'title', 'slug']).where('id', 'in', listingIds).execute();
+    const byId = new Map(listings.map((listing) => [listing.id, listing]));
+    return drafts.map(({ notice, event }) => {
+      const { auctionId } = event.data;
+      const listingId = views.get(auctionId)!.listingId;
+      const listing = byId.get(listingId);
+      const title = listing?.title ?? 'a lot you bid on';
+      const cause = `${event.id}:${notice.kind}:${notice.recipientId}`;
+      let text: { title: string; body: string };
+      let mailCause: string | undefined;
+      if (event.type === 'AuctionClosed') {
+        const kind = notice.kind as 'WON' | 'LOST';
+        text = lotNoticeText(kind, { title, priceCents: event.data.finalPrice, reserveNotMet: event.data.result === 'RESERVE_NOT_MET' });
+      } else {
+        const standing = 'standing' in event.data ? event.data.standing : null;
+        text = lotNoticeText('OUTBID', { title, priceCents: standing?.price ?? null });
+        // One outbid mail per lot and person per interval: a bidding war is not a stream of mail.
+        const placedAt = 'placedAt' in event.data ? new Date(event.data.placedAt).getTime() : 0;
+        mailCause = `mail:OUTBID:${auctionId}:${notice.recipientId}:${Math.floor(placedAt / OUTBID_MAIL_INTERVAL_MS)}`;
+      }
+      return {
+        recipientId: notice.recipientId,
+        kind: notice.kind,
+        listingId,
+        auctionId,
+        ...text,
+        link: listing ? lotPath(listing.slug, listingId) : null,
+        cause,
+        ...(mailCause ? { mailCause } : {}),
+      };
+    });
+  }
+}

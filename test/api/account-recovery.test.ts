@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORGOT_PASSWORD_ANSWER } from '../../api/contracts/accounts';
+import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
+import { TestSmtpServer } from '../support/smtp';
+
+const PASSWORD = 'Str0ng!Passw0rd';
+const NEW_PASSWORD = 'N3w!Passw0rd-after-reset';
+
+function tokenOf(link: string): string {
+  const token = new URL(link).hash.replace(/^#token=/, '');
+  expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
+  return token;
+}
+
+describe.each(API_BACKENDS)('accounts people can recover, over real SMTP (%s)', (backend) => {
+  let api: TestApi;
+  let smtp: TestSmtpServer;
+  let counter = 0;
+  const uniqueEmail = () => `recover-${Date.now().toString(36)}-${++counter}@example.com`;
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    api = await startTestApi(backend, { services: { mail: { smtpUrl: smtp.url, from: 'Provenance <no-reply@provenance.test>', pollMs: 200 } } });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await smtp?.close();
+  });
+
+  async function register(email = uniqueEmail()) {
+    const answer = await api.call('POST', '/api/auth/register', { body: { firstName: 'Robin', lastName: 'Reset', email, password: PASSWORD } });
+    expect(answer.status).toBe(201);
+    return { email, tokens: answer.body as { accessToken: string; refreshToken: string } };
+  }
+
+  const signIn = (email: string, password: string) => api.call('POST', '/api/auth/login', { body: { email, password } });
+  const userIdOf = (accessToken: string) => JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).sub as string;
+
+  it('registering mails a link that verifies the address; the profile says so', async () => {
+    const { email, tokens } = await register();
+    const userId = userIdOf(tokens.accessToken);
+    const before = await api.call('GET', `/api/v1/users/${userId}/profile`, { token: tokens.accessToken });
+    expect(before.body).toMatchObject({ email, emailVerified: false, pendingEmail: null });
+
+    const mail = await smtp.waitFor(email, /Confirm your email address/);
+    expect(mail.html).toContain('Confirm my email address');
+    const link = mail.links.find((candidate) => candidate.includes('/verify-email#token='))!;
+    expect(link.startsWith(api.url)).toBe(true);
+    expect((await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(link) } })).status).toBe(204);
+
+    const after = await api.call('GET', `/api/v1/users/${userId}/profile`, { token: tokens.accessToken });
+    expect(after.body.emailVerified).toBe(true);
+    const again = await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(link) } });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toMatch(/already been used/);
+    const resend = await api.call('POST', '/api/auth/email/verify/resend', { token: tokens.accessToken });
+    expect(resend.status).toBe(409);
+  });
+
+  it('a resent verification link replaces the first one', async () => {
+    const { email, tokens } = await register();
+    const first = await smtp.waitFor(email, /Confirm your email address/);
+    const resend = await api.call('POST', '/api/auth/email/verify/resend', { token: tokens.accessToken });
+    expect(resend.status).toBe(202);
+    await expect.poll(() => smtp.to(email).length).toBe(2);
+    const second = smtp.to(email)[1]!;
+    const stale = await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(first.links.find((l) => l.includes('#token='))!) } });
+    expect(stale.status).toBe(400);
+    expect((await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(second.links.find((l) => l.includes('#token='))!) } })).status).toBe(204);
+  });
+
+  it('forgot password answers the same for an account and for none, and mails a single-use link that resets it and ends every session', async () => {
+    const { email, tokens } = await register();
+    const existing = await api.call('POST', '/api/auth/password/forgot', { body: { email } });
+    const missing = await api.call('POST', '/api/auth/password/forgot', { body: { email: `nobody-${counter}@example.com` } });
+    expect(existing.status).toBe(202);
+    expect(missing.status).toBe(202);
+    expect(existing.body).toEqual({ message: FORGOT_PASSWORD_ANSWER });
+    expect(missing.body).toEqual(existing.body);
+
+    const mail = await smtp.waitFor(email, /Reset your Provenance password/);
+    const link = mail.links.find((candidate) => candidate.includes('/reset-password#token='))!;
+    expect(link.startsWith(api.url)).toBe(true);
+    const token = tokenOf(link);
+
+    const weak = await api.call('POST', '/api/auth/password/reset', { body: { token, newPassword: 'short' } });
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toMatch(/^Password must contain: /);
+
+    expect((await api.call('POST', '/api/auth/password/reset', { body: { token, newPassword: NEW_PASSWORD } })).status).toBe(204);
+    expect((await signIn(email, PASSWORD)).status).toBe(401);
+    expect((await signIn(email, NEW_PASSWORD)).status).toBe(200);
+    // Every session of the account ended: the access token and the refresh token from before.
+    const userId = userIdOf(tokens.accessToken);
+    expect((await api.call('GET', `/api/v1/users/${userId}/profile`, { token: tokens.accessToken })).status).toBe(401);
+    expect((await api.call('POST', '/api/auth/refresh', { body: { refreshToken: tokens.refreshToken } })).status).toBe(401);
+
+    const reused = await api.call('POST', '/api/auth/password/reset', { body: { token, newPassword: 'An0ther!Passw0rd' } });
+    expect(reused.status).toBe(400);
+    expect(reused.body.message).toMatch(/already been used/);
+    // The owner is told, by mail and in the app; following the link also proved the address.
+    await smtp.waitFor(email, /Your Provenance password was changed/);
+    const session = (await signIn(email, NEW_PASSWORD)).body.accessToken as string;
+    const notices = await api.call('GET', '/api/v1/users/me/notifications', { token: session });
+    expect(notices.body.content.map((notice: { kind: string }) => notice.kind)).toContain('PASSWORD_CHANGED');
+    expect((await api.call('GET', `/api/v1/users/${userId}/profile`, { token: session })).body.emailVerified).toBe(true);
+  });
+
+  it('an unknown or expired reset token gets 400 with a clear message', async () => {
+    const unknown = await api.call('POST', '/api/auth/password/reset', { body: { token: 'A'.repeat(43), newPassword: NEW_PASSWORD } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/not valid/);
+
+    const { email } = await register();
+    await api.call('POST', '/api/auth/password/forgot', { body: { email } });
+    const mail = await smtp.waitFor(email, /Reset your Provenance password/);
+    const token = tokenOf(mail.links.find((candidate) => candidate.includes('#token='))!);
+    await api.deps.db.updateTable('account_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', 'is not', null).where('purpose', '=', 'PASSWORD_RESET').where('used_at', 'is', null).execute();
+    const expired = await api.call('POST', '/api/auth/password/reset', { body: { token, newPassword: NEW_PASSWORD } });
+    expect(expired.status).toBe(400);
+    expect(expired.body.message).toMatch(/expired/);
+  });
+
+  it('stores only a hash of each token', async () => {
+    const { email } = await register();
+    const mail = await smtp.waitFor(email, /Confirm your email address/);
+    const token = tokenOf(mail.links.find((candidate) => candidate.includes('#token='))!);
+    const rows = await api.deps.db.selectFrom('account_tokens').select('token_hash').execute();
+    expect(rows.some((row) => row.token_hash === token)).toBe(false);
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.token_hash))).toBe(true);
+  });
+
+  it('an email change applies only once the link sent to the new address is followed; the old address is told', async () => {
+    const { email, tokens } = await register();
+    const userId = userIdOf(tokens.accessToken);
+    const newEmail = uniqueEmail();
+    const asked = await api.call('PUT', `/api/v1/users/${userId}/email`, { token: tokens.accessToken, body: { newEmail } });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({ email, pendingEmail: newEmail });
+    expect((await signIn(newEmail, PASSWORD)).status).toBe(401);
+
+    const mail = await smtp.waitFor(newEmail, /Confirm your new email address/);
+    const token = tokenOf(mail.links.find((candidate) => candidate.includes('/verify-email#token='))!);
+    expect((await api.call('POST', '/api/auth/email/verify', { body: { token } })).status).toBe(204);
+
+    expect((await signIn(newEmail, PASSWORD)).status).toBe(200);
+    expect((await signIn(email, PASSWORD)).status).toBe(401);
+    const told = await smtp.waitFor(email, /Your Provenance email address was changed/);
+    expect(told.text).toContain(newEmail);
+    const profile = await api.call('GET', `/api/v1/users/${userId}/profile`, { token: tokens.accessToken });
+    expect(profile.body).toMatchObject({ email: newEmail, emailVerified: true, pendingEmail: null });
+  });
+
+  it('mail preferences are saved and returned', async () => {
+    const { tokens } = await register();
+    const userId = userIdOf(tokens.accessToken);
+    const saved = await api.call('PUT', `/api/v1/users/${userId}/profile`, { token: tokens.accessToken, body: { firstName: 'Robin', lastName: 'Reset', marketingOptIn: true, transactionalOptOut: true } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ marketingOptIn: true, transactionalOptOut: true });
+    const unchanged = await api.call('PUT', `/api/v1/users/${userId}/profile`, { token: tokens.accessToken, body: { firstName: 'Robin', lastName: 'Reset' } });
+    expect(unchanged.body).toMatchObject({ marketingOptIn: true, transactionalOptOut: true });
+  });
+
+  it('a failing mail server delays mail, never the request, and the mail goes once it is back', async () => {
+    smtp.failing = true;
+    try {
+      const email = uniqueEmail();
+      const started = Date.now();
+      await register(email);
+      expect(Date.now() - started).toBeLessThan(5000);
+      await expect.poll(async () => (await api.deps.db.selectFrom('mail_outbox').select('last_error').where('recipient', '=', email).executeTakeFirst())?.last_error ?? null, { timeout: 10_000 }).not.toBeNull();
+      const row = await api.deps.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).executeTakeFirstOrThrow();
+      expect(row.sent_at).toBeNull();
+      expect(row.last_error).toMatch(/451|busy/i);
+      // Due again at once rather than after the backoff: the test does not wait minutes.
+      smtp.failing = false;
+      await api.deps.db.updateTable('mail_outbox').set({ next_attempt_at: new Date() }).where('id', '=', row.id).execute();
+      await api.deps.mailSender.runOnce();
+      await smtp.waitFor(email, /Confirm your email address/);
+    } finally {
+      smtp.failing = false;
+    }
+  });
+});
