@@ -70,9 +70,9 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }
       const body = request.body;
       let marking = db.updateTable('notifications').set({ read_at: deps.clock() }).where('recipient_id', '=', userId).where('read_at', 'is', null);
       if ('ids' in body) marking = marking.where('id', 'in', body.ids);
-      const marked = await marking.executeTakeFirst();
+      const marked = await marking.returning('id').execute();
       // The user's other devices hear of the new count.
-      if (Number(marked.numUpdatedRows) > 0) await sql`select pg_notify(${NOTICES_CHANNEL}, '')`.execute(db);
+      if (marked.length > 0) await sql`select pg_notify(${NOTICES_CHANNEL}, '')`.execute(db);
       return { unreadCount: await unreadCountOf(userId) };
     },
   );

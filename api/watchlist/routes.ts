@@ -110,8 +110,8 @@ export const watchlistRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> =
     },
     async (request, reply) => {
       const userId = request.actor!.userId;
-      const removed = await db.deleteFrom('watchlist').where('user_id', '=', userId).where('listing_id', '=', request.params.listingId).executeTakeFirst();
-      if (Number(removed.numDeletedRows) === 0) {
+      const removed = await db.deleteFrom('watchlist').where('user_id', '=', userId).where('listing_id', '=', request.params.listingId).returning('listing_id').execute();
+      if (removed.length === 0) {
         const exists = await db.selectFrom('listings').select('id').where('id', '=', request.params.listingId).executeTakeFirst();
         if (!exists) throw new HttpError(404, 'Listing not found', 'LISTING_NOT_FOUND');
       }
