@@ -62,6 +62,8 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().min(3).max(300).default(DEFAULT_MAIL_FROM),
   /** The address users reach the product at, for the links in mail; absent: the address it listens on. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** off: this process makes no notices (another process on the database does). */
+  NOTIFIER: z.enum(['on', 'off']).default('on'),
   /** GET /ready fails while more events than this wait in the log for the read models. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_READY_MAX_LAG_EVENTS),
 });
@@ -94,6 +96,8 @@ export interface Config {
   readonly mail: MailSettings;
   /** Where the links in mail lead (PUBLIC_URL); absent: the address the API listens on. */
   readonly publicUrl: string | undefined;
+  /** Whether this process makes notices from the log (NOTIFIER). */
+  readonly notifier: boolean;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +151,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     readyMaxLagEvents: env.READY_MAX_LAG_EVENTS,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    notifier: env.NOTIFIER === 'on',
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     instanceUrl: env.INSTANCE_URL === 'auto' ? `http://${ownAddress()}:${env.PORT}` : env.INSTANCE_URL?.replace(/\/$/, ''),
   };

@@ -1,17 +1,19 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { AccountTokenRefusedError, type RefusedToken } from '../accounts/account-tokens';
 import { confirmEmail, requestPasswordReset, resetPassword, sendVerificationMail } from '../accounts/recovery';
 import { EmailTakenError, findUserById, normalizeEmail } from '../accounts/users';
 import { passwordProblem } from '../contracts/account-rules';
-import { FORGOT_PASSWORD_ANSWER, forgotPasswordRequestSchema, messageAnswerSchema, resetPasswordRequestSchema, verifyEmailRequestSchema } from '../contracts/accounts';
+import { FORGOT_PASSWORD_ANSWER, forgotPasswordRequestSchema, type ForgotPasswordRequest, messageAnswerSchema, resetPasswordRequestSchema, verifyEmailRequestSchema } from '../contracts/accounts';
 import { errorResponses } from '../contracts/common';
 import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { invalid, requiredEmail } from './field-checks';
 
 /** Reset links asked for one address, whoever asks: enough for a forgetful owner, too few to flood their inbox. */
-const RESETS_PER_ADDRESS = { max: 5, timeWindow: 60 * 60_000 };
+const RESETS_PER_ADDRESS = { points: 5, duration: 60 * 60 };
 
 const RESET_REFUSED: Record<RefusedToken, string> = {
   UNKNOWN: 'This password reset link is not valid. Ask for a new one from the sign-in page.',
@@ -32,12 +34,20 @@ const VERIFY_REFUSED: Record<RefusedToken, string> = {
  */
 export const recoveryRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
   const { db } = deps;
-  const perAddress = app.rateLimit({
-    ...RESETS_PER_ADDRESS,
-    keyGenerator: (request) => `reset ${normalizeEmail(String((request.body as { email?: unknown } | undefined)?.email ?? ''))}`,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many reset requests for this address: at most ${RESETS_PER_ADDRESS.max} per hour. Try again in ${context.after}.`, 'RATE_LIMITED'),
-  });
+  // The per-client limit is @fastify/rate-limit's (one limit per request); the per-address one a
+  // limiter of its own (rate-limiter-flexible), counted whether or not an account uses the address.
+  const resetsPerAddress = new RateLimiterMemory(RESETS_PER_ADDRESS);
+  const perAddress = async (request: FastifyRequest<{ Body: ForgotPasswordRequest }>, reply: FastifyReply) => {
+    const address = normalizeEmail(request.body.email ?? '');
+    try {
+      await resetsPerAddress.consume(address);
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      const seconds = Math.ceil(refusal.msBeforeNext / 1000);
+      reply.header('retry-after', String(seconds));
+      throw new HttpError(429, `Too many reset requests for this address: at most ${RESETS_PER_ADDRESS.points} per hour. Try again in ${Math.ceil(seconds / 60)} minutes.`, 'RATE_LIMITED');
+    }
+  };
 
   app.post(
     '/api/auth/password/forgot',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { NoticeKind } from '../contracts/notifications';
 import type { Database } from '../database';
-import { enqueueMail } from '../mail/outbox';
+import { enqueueMails, type MailEntry } from '../mail/outbox';
 import type { AppLinks } from '../mail/links';
 import { lotNoticeMail } from './wording';
 
@@ -66,11 +66,14 @@ export async function mailLotNotices(db: Kysely<Database>, links: AppLinks, noti
     .where('id', 'in', [...new Set(notices.map((notice) => notice.recipientId))])
     .execute();
   const byId = new Map(recipients.map((user) => [user.id, user]));
+  const entries = new Map<string, MailEntry>();
   for (const notice of notices) {
     const user = byId.get(notice.recipientId);
     if (!user || user.status !== 'ACTIVE') continue;
     if (OPTIONAL_MAIL.has(notice.kind) && user.transactional_opt_out) continue;
-    const mail = lotNoticeMail(links, { email: user.email, firstName: user.first_name }, notice);
-    await enqueueMail(db, { cause: notice.mailCause ?? `mail:${notice.cause}`, mail }, now);
+    const cause = notice.mailCause ?? `mail:${notice.cause}`;
+    // Notices sharing a mail's cause (outbids within its interval) make one mail: the first.
+    if (!entries.has(cause)) entries.set(cause, { cause, mail: lotNoticeMail(links, { email: user.email, firstName: user.first_name }, notice) });
   }
+  await enqueueMails(db, [...entries.values()], now);
 }

@@ -68,6 +68,8 @@ export interface ServerSettings {
   readonly jwtSecret: string;
   readonly admin: { readonly email: string; readonly password: string };
   readonly name: string;
+  /** false: the server makes no notices (NOTIFIER=off), to measure what making them costs. */
+  readonly notifier?: boolean;
 }
 
 export type DeploymentSettings = Omit<ServerSettings, 'name'>;
@@ -124,6 +126,7 @@ export async function startProductServer(settings: ServerSettings): Promise<Prod
     RATE_LIMIT_BIDS: UNLIMITED,
     RATE_LIMIT_UPLOADS: UNLIMITED,
     RATE_LIMIT_BULK_IMPORT: UNLIMITED,
+    ...(settings.notifier === false ? { NOTIFIER: 'off' } : {}),
   };
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: REPOSITORY, stdio: 'ignore' });
   // BENCH_CPU_PROFILE_DIR: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).

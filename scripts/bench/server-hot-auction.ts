@@ -69,6 +69,86 @@ export async function twoProcessHotAuctionFigures(options: ServerBenchOptions): 
   });
 }
 
+/**
+ * What notices cost: the hot auction with the notifier on, against the same with it off (NOTIFIER),
+ * trial by trial; and how many notices it made per second of the race (nearly every bid outbids
+ * the leader before it: one OUTBID each).
+ */
+export async function noticeFigures(options: ServerBenchOptions): Promise<Figure[]> {
+  // A fresh deployment for each race, off and on in turn: neither gains from a warmer machine.
+  const raceIn = (notifier: boolean) =>
+    withDeployment(
+      options,
+      1,
+      async (deployment) => {
+        const startedAt = new Date();
+        const race = await deployment.race(options.seconds);
+        return { race, ...(await noticesSince(deployment.databaseUrl, startedAt, options.seconds)) };
+      },
+      { notifier },
+    );
+  const off: Array<Awaited<ReturnType<typeof raceIn>>> = [];
+  const on: Array<Awaited<ReturnType<typeof raceIn>>> = [];
+  for (let trial = 1; trial <= options.trials; trial++) {
+    off.push(await raceIn(false));
+    on.push(await raceIn(true));
+    options.log(
+      `notices, trial ${trial}: ${on.at(-1)!.race.acceptedPerSecond} accepted bids/s with the notifier (${on.at(-1)!.noticesPerSecond} notices/s) vs ${off.at(-1)!.race.acceptedPerSecond} without`,
+    );
+  }
+  return [
+    {
+      name: `accepted bids/s on ONE auction, ${BIDDERS} bidders, with the notifier making notices`,
+      unit: 'bids/s',
+      baselineName: 'the same with the notifier off (NOTIFIER=off)',
+      higherIsBetter: true,
+      goalRatio: 0.9,
+      trials: on.map((run, index) => ({ value: run.race.acceptedPerSecond, baseline: off[index]!.race.acceptedPerSecond })),
+      details: { serverCpuCoresOn: on.map((run) => run.race.serverCpuCores[0]), serverCpuCoresOff: off.map((run) => run.race.serverCpuCores[0]) },
+    },
+    {
+      name: 'notices made per second while the hot auction runs (OUTBID, by the notifier from the log)',
+      unit: 'notices/s',
+      baselineName: NO_BASELINE,
+      higherIsBetter: true,
+      goalRatio: null,
+      trials: on.map((run) => ({ value: run.noticesPerSecond, baseline: 0 })),
+      details: {
+        acceptedBidsPerSecond: on.map((run) => run.race.acceptedPerSecond),
+        // Notices of the race made after it ended: how far the notifier fell behind.
+        madeAfterTheRaceShare: on.map((run) => run.noticesMadeLaterShare),
+      },
+    },
+  ];
+}
+
+/** Notices made during the race (from `startedAt`, for `seconds`), per second; and the share of the race's notices made after it, once the notifier caught up. */
+async function noticesSince(databaseUrl: string, startedAt: Date, seconds: number): Promise<{ noticesPerSecond: number; noticesMadeLaterShare: number }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const endedAt = new Date(startedAt.getTime() + seconds * 1000);
+    const count = async () => {
+      const { rows } = await client.query<{ during: string; later: string }>(
+        'SELECT count(*) FILTER (WHERE created_at <= $2) AS during, count(*) FILTER (WHERE created_at > $2) AS later FROM notifications WHERE created_at >= $1',
+        [startedAt, endedAt],
+      );
+      return { during: Number(rows[0]!.during), later: Number(rows[0]!.later) };
+    };
+    // The race has ended and the read models have caught up; the notifier may still be at it.
+    let last = await count();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = await count();
+      if (now.during + now.later === last.during + last.later) break;
+      last = now;
+    }
+    return { noticesPerSecond: Math.round(last.during / seconds), noticesMadeLaterShare: round(last.later / Math.max(1, last.during + last.later), 3) };
+  } finally {
+    await client.end();
+  }
+}
+
 /** Accepted bids/s against one INSERT per commit from as many clients: at least as many is the goal. */
 function throughputFigure(name: string, trials: Trial[], details: TrialDetails): Figure {
   return { name, unit: 'bids/s', baselineName: `one INSERT per commit, ${BIDDERS} clients`, higherIsBetter: true, goalRatio: 1.0, trials, details: details.throughput() };
@@ -107,13 +187,13 @@ interface Deployment {
  * A database, `processes` servers on it (sharing DATA_DIR and the JWT secret, as replicas do), an
  * admin's photo and the bidders, split evenly between the servers; all removed afterwards.
  */
-async function withDeployment<T>(options: ServerBenchOptions, processes: number, work: (deployment: Deployment) => Promise<T>): Promise<T> {
+async function withDeployment<T>(options: ServerBenchOptions, processes: number, work: (deployment: Deployment) => Promise<T>, server: { notifier?: boolean } = {}): Promise<T> {
   return inFreshDeployment(options, async (settings) => {
     const servers: ProductServer[] = [];
     const clients: ApiClient[] = [];
     try {
       // One after the other: both would migrate the same empty database at once otherwise.
-      for (let index = 1; index <= processes; index++) servers.push(await startProductServer({ ...settings, name: `server-${index}` }));
+      for (let index = 1; index <= processes; index++) servers.push(await startProductServer({ ...settings, ...server, name: `server-${index}` }));
       const rssAtStart = servers.map((server) => server.rssMiB());
       clients.push(...servers.map((server) => new ApiClient(server.url, BIDDERS)));
       const admin = clients[0]!;

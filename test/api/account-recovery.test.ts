@@ -106,6 +106,16 @@ describe.each(API_BACKENDS)('accounts people can recover, over real SMTP (%s)', 
     expect((await api.call('GET', `/api/v1/users/${userId}/profile`, { token: session })).body.emailVerified).toBe(true);
   });
 
+  it('holds reset requests for one address to 5 an hour, whether or not it has an account', async () => {
+    for (const email of [uniqueEmail(), (await register()).email]) {
+      const answers = [];
+      for (let attempt = 0; attempt < 6; attempt++) answers.push(await api.call('POST', '/api/auth/password/forgot', { body: { email: attempt % 2 ? email.toUpperCase() : email } }));
+      expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, 202, 202, 429]);
+      expect(answers[5]!.body.message).toMatch(/^Too many reset requests for this address: at most 5 per hour/);
+      expect(answers[5]!.headers.get('retry-after')).toBeTruthy();
+    }
+  });
+
   it('an unknown or expired reset token gets 400 with a clear message', async () => {
     const unknown = await api.call('POST', '/api/auth/password/reset', { body: { token: 'A'.repeat(43), newPassword: NEW_PASSWORD } });
     expect(unknown.status).toBe(400);
