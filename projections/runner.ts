@@ -35,6 +35,8 @@ export class ProjectionRunner {
   /** Where the checkpoints live: every table of checkpoints has the columns of projection_checkpoints. */
   readonly #checkpoints: 'projection_checkpoints';
   readonly #startAtEnd: boolean;
+  readonly #batchIntervalMs: number;
+  #lastBatchAt = 0;
   #subscription: Subscription | undefined;
   #stopped = false;
   #position: LogPosition = START;
@@ -45,11 +47,21 @@ export class ProjectionRunner {
    * takes more). `checkpointTable`: for a consumer of the log that is not a read model (the notifier),
    * whose checkpoints must outlive a rebuild of the read models. `startAtEnd`: a consumer seen for the
    * first time starts at the end of the log, not its beginning (notices of the past are not news).
+   * `batchIntervalMs`: the least time between two batches' transactions; what comes meanwhile waits
+   * for the next, so a consumer that need not be instant pays its fixed cost per batch less often.
    */
   constructor(
     store: EventStore,
     db: Kysely<ReadModels>,
-    options: { projections?: readonly Projection[]; log?: Logger; observer?: ProjectionObserver; batchSize?: number; checkpointTable?: string; startAtEnd?: boolean } = {},
+    options: {
+      projections?: readonly Projection[];
+      log?: Logger;
+      observer?: ProjectionObserver;
+      batchSize?: number;
+      checkpointTable?: string;
+      startAtEnd?: boolean;
+      batchIntervalMs?: number;
+    } = {},
   ) {
     this.#store = store;
     this.#db = db;
@@ -60,6 +72,7 @@ export class ProjectionRunner {
     this.#foreign = new ForeignEventFilter('the projections', this.#log);
     this.#checkpoints = (options.checkpointTable ?? 'projection_checkpoints') as 'projection_checkpoints';
     this.#startAtEnd = options.startAtEnd ?? false;
+    this.#batchIntervalMs = options.batchIntervalMs ?? 0;
   }
 
   async start(): Promise<void> {
@@ -113,6 +126,9 @@ export class ProjectionRunner {
   }
 
   async #apply(batch: readonly RecordedEvent[]): Promise<void> {
+    const wait = this.#lastBatchAt + this.#batchIntervalMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.#lastBatchAt = performance.now();
     const last = batch.at(-1)!.position;
     // Foreign events are not applied, but the checkpoints still move past them.
     const ours = this.#foreign.keep(batch);

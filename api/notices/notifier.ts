@@ -15,6 +15,13 @@ export const OUTBID_MAIL_INTERVAL_MS = 10 * 60_000;
 /** How often each process looks for lots entering their last hour. */
 const SWEEP_MS = 30_000;
 
+/**
+ * The least time between two of the notifier's transactions: under a bidding war its fixed cost per
+ * batch (some eight statements) is paid a few times a second, not once a bid; a notice is at most
+ * this much later.
+ */
+const BATCH_INTERVAL_MS = 200;
+
 interface AuctionView {
   listingId: string;
   leaderId: string | null;
@@ -55,6 +62,7 @@ export class Notifier {
       log: deps.log,
       checkpointTable: 'log_consumer_checkpoints',
       startAtEnd: true,
+      batchIntervalMs: BATCH_INTERVAL_MS,
     });
   }
 
