@@ -1,4 +1,4 @@
-import { ACCOUNT_LINK_PATHS } from '../contracts/accounts';
+import { ACCOUNT_LINK_PATHS } from '../contracts/account-links';
 import { composeMail } from '../mail/compose';
 import type { AppLinks } from '../mail/links';
 import type { OutgoingMail } from '../mail/transport';

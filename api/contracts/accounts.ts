@@ -90,6 +90,3 @@ export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
 
 /** The one answer of POST /api/auth/password/forgot, whether or not the address has an account. */
 export const FORGOT_PASSWORD_ANSWER = 'If an account uses this address, a link to reset its password is on its way. It works for 30 minutes.';
-
-/** Where the links mailed to users lead in the web app: the token travels in the fragment, never to a server log. */
-export const ACCOUNT_LINK_PATHS = { resetPassword: '/reset-password', verifyEmail: '/verify-email' } as const;

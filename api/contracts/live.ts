@@ -84,5 +84,5 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type LiveAuctionData = z.infer<typeof auctionDataSchema>;
 
-/** The error a client reads when its message is not one of the two it may send. */
+/** The error a client reads when its message is not one of those it may send. */
 export const MALFORMED_MESSAGE = 'Expected {"action":"subscribe"|"unsubscribe","auctionId":"..."}, {"action":"authenticate","token":"..."} or {"action":"deauthenticate"}';

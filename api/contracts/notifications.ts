@@ -41,3 +41,4 @@ export const markReadRequestSchema = z.union([
 export type MarkReadRequest = z.infer<typeof markReadRequestSchema>;
 
 export const unreadCountSchema = z.object({ unreadCount: z.number().int() });
+export type UnreadCount = z.infer<typeof unreadCountSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listingStatusSchema } from '../../engine/domain/listing/listing';
 import { auctionStatusSchema } from './auctions';
 
 /**
@@ -10,7 +11,7 @@ export const watchlistItemSchema = z.object({
   slug: z.string(),
   title: z.string(),
   imageUrl: z.string().nullable().describe("The listing's first image; null when it has none"),
-  listingStatus: z.string().describe('DRAFT, LIVE, SOLD, UNSOLD or WITHDRAWN'),
+  listingStatus: listingStatusSchema.extract(['LIVE', 'SOLD', 'UNSOLD']).describe('Only public listings are listed'),
   auctionStatus: auctionStatusSchema.nullable().describe('null when the listing has no auction'),
   currentPrice: z.string().describe('Dollars, as a decimal string like every listing price'),
   endsAt: z.string().nullable().describe("The auction's current end"),

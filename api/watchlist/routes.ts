@@ -41,6 +41,7 @@ export const watchlistRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> =
         .orderBy('w.added_at', 'desc')
         .orderBy('l.id')
         .limit(MAX_WATCHLIST_ITEMS)
+        .$narrowType<{ status: (typeof PUBLIC_LISTING_STATUSES)[number] }>()
         .execute();
       const now = deps.clock().toISOString();
       return {

@@ -84,20 +84,39 @@ describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths
         ['/favourites', /favourites/i],
         ['/following-login', /follow|sign in/i],
         ['/admin/login', /admin/i],
+        ['/forgot-password', /forgot your password/i],
+        // A mailed link's page, opened without its token: it says so.
+        ['/reset-password', /reset your password/i],
+        ['/verify-email', /email/i],
       ] as const) {
         await page.goto(path);
         await page.getByRole('heading', { name: heading }).first().waitFor();
         await expectAccessible(page, path);
+        if (path === '/forgot-password') await screenshot(page, `forgot-password-${width}`);
       }
+      await page.goto('/reset-password#token=not-a-real-token');
+      await page.getByRole('form', { name: 'Reset password form' }).getByLabel('New password', { exact: true }).fill('weak');
+      await expectAccessible(page, 'reset password, rules unmet');
+      await screenshot(page, `reset-password-${width}`);
       await context.close();
     }, 120_000);
 
-    it(`a buyer, ${width}: the listing they lead, dashboard, profile, account settings`, async () => {
+    it(`a buyer, ${width}: the listing they lead, dashboard, profile, account settings, notifications, followed items`, async () => {
       const context = await newContext(browser, viewport);
       const page = await context.newPage();
       await signIn(page, buyer);
       await page.getByRole('list', { name: 'Your recent bids' }).waitFor();
+      // A new account has not confirmed its address yet: the banner says so.
+      await page.getByRole('button', { name: 'Resend the link' }).waitFor();
       await expectAccessible(page, 'dashboard');
+      await screenshot(page, `dashboard-unverified-${width}`);
+
+      await page.goto('/notifications');
+      await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+      await expectAccessible(page, 'notifications');
+      await page.goto('/following-login');
+      await page.getByRole('heading', { name: 'Followed items' }).waitFor();
+      await expectAccessible(page, 'followed items, signed in');
 
       await page.goto(`/marketplace/${listing.slug}`);
       await page.getByLabel('Your new maximum').waitFor();
@@ -113,6 +132,11 @@ describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths
       await page.getByRole('button', { name: 'Change Password' }).click();
       await page.getByRole('form', { name: 'Change password' }).getByLabel('New password', { exact: true }).fill('weak');
       await expectAccessible(page, 'account settings, password change');
+      await page.getByRole('tab', { name: 'Profile Information' }).click();
+      await page.getByRole('button', { name: /edit/i }).first().click();
+      await page.getByLabel(/Transactional opt-out/).waitFor();
+      await expectAccessible(page, 'account settings, mail preferences');
+      await screenshot(page, `account-preferences-${width}`);
       await context.close();
     }, 120_000);
 

@@ -15,6 +15,8 @@ declare module 'vitest' {
     demoAccounts: { admin: { email: string; password: string }; buyer: { email: string; password: string } };
     /** The Chromium binary (test/vitest.config.ts). */
     chromiumPath: string;
+    /** Where the product writes its mail as .eml files (DATA_DIR/mail: no SMTP_URL, as a newcomer runs it). */
+    mailDir: string;
   }
 }
 
@@ -58,6 +60,7 @@ export default async function setup(project: TestProject) {
   const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
   project.provide('productUrl', url);
   project.provide('demoAccounts', credentials);
+  project.provide('mailDir', join(dataDir, 'mail'));
 
   return async () => {
     await stop(product);

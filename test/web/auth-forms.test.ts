@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { UserBid } from '../../web/src/features/account/api';
 import { bidStanding, summarizeBids } from '../../web/src/features/account/bid-summary';
-import { liveFavourites } from '../../web/src/features/account/favourite-filters';
+import { followedStatus, liveNow } from '../../web/src/features/account/favourite-filters';
 import { profileMachine } from '../../web/src/features/account/profile-machine';
 import { emailChangeSchema, passwordChangeSchema } from '../../web/src/features/account/schemas';
 import { emailChangeProblem, failureWithReason, passwordChangeProblem } from '../../web/src/features/account/security-rules';
-import { EMAIL_UPDATED, PASSWORD_UPDATED, securityMachine } from '../../web/src/features/account/security-machine';
+import { emailChangeNotice, PASSWORD_UPDATED, securityMachine } from '../../web/src/features/account/security-machine';
 import { formatShare } from '../../web/src/features/admin/dashboard/figures-machine';
 import type { UserProfile as User } from '../../api/contracts/accounts';
 import { passwordProblem, unmetPasswordRules } from '../../api/contracts/account-rules';
@@ -20,7 +20,7 @@ import {
 } from '../../web/src/features/auth/password-rules';
 import { loginSchema, registerSchema } from '../../web/src/features/auth/schemas';
 import { ApiError } from '../../web/src/lib/api-client';
-import type { Favourite } from '../../web/src/lib/favourites';
+import type { FollowedItem } from '../../web/src/lib/watchlist/followed';
 
 const complete: RegisterValues = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', password: 'Engine1!x', confirmPassword: 'Engine1!x' };
 
@@ -136,6 +136,8 @@ const user: User = {
   createdAt: '2031-03-04T05:06:07.000Z',
   marketingOptIn: false,
   transactionalOptOut: false,
+  emailVerified: true,
+  pendingEmail: null,
 };
 
 describe('security machine', () => {
@@ -185,8 +187,8 @@ describe('security machine', () => {
     expect(actor.getSnapshot().context.error).toBe('Failed to update password: Current password is incorrect');
   });
 
-  it('a changed email updates the session user and says so', async () => {
-    const changed = { ...user, email: 'new@example.com' };
+  it('an email change waits for the link mailed to the new address: the session user carries it as pending, and the page says where to look', async () => {
+    const changed: User = { ...user, pendingEmail: 'new@example.com' };
     const userChanged = vi.fn();
     const actor = createActor(
       securityMachine.provide({
@@ -198,7 +200,8 @@ describe('security machine', () => {
     actor.send({ type: 'OPEN_EMAIL' });
     actor.send({ type: 'SUBMIT_EMAIL', newEmail: 'new@example.com' });
     await waitFor(actor, (snapshot) => snapshot.matches('none'));
-    expect(actor.getSnapshot().context.notice).toBe(EMAIL_UPDATED);
+    expect(actor.getSnapshot().context.notice).toBe('Check new@example.com for a link to confirm the change');
+    expect(emailChangeNotice('a@b.co')).toBe('Check a@b.co for a link to confirm the change');
     expect(userChanged).toHaveBeenCalledWith({ user: changed });
   });
 });
@@ -206,11 +209,13 @@ describe('security machine', () => {
 describe('profile machine', () => {
   it('view, edit, cancel, save; a failed save stays in edit mode with the spec text', async () => {
     let fail = true;
+    const saved: unknown[] = [];
     const actor = createActor(
       profileMachine.provide({
         actors: {
           loadProfile: fromPromise(async () => user),
           saveProfile: fromPromise(async ({ input }) => {
+            saved.push(input.values);
             if (fail) throw new ApiError('Please enter a valid phone number', 400);
             return { ...user, ...input.values, phone: input.values.phone || null };
           }),
@@ -223,13 +228,16 @@ describe('profile machine', () => {
     actor.send({ type: 'CANCEL' });
     expect(actor.getSnapshot().matches('viewing')).toBe(true);
     actor.send({ type: 'EDIT' });
-    actor.send({ type: 'SAVE', values: { firstName: 'Ada', lastName: 'King', phone: 'x' } });
+    const preferences = { marketingOptIn: true, transactionalOptOut: true };
+    actor.send({ type: 'SAVE', values: { firstName: 'Ada', lastName: 'King', phone: 'x', ...preferences } });
     await waitFor(actor, (snapshot) => snapshot.matches('editing') && snapshot.context.error !== null);
     expect(actor.getSnapshot().context.error).toBe('Failed to update profile: Please enter a valid phone number');
     fail = false;
-    actor.send({ type: 'SAVE', values: { firstName: 'Ada', lastName: 'King', phone: '' } });
+    actor.send({ type: 'SAVE', values: { firstName: 'Ada', lastName: 'King', phone: '', ...preferences } });
     await waitFor(actor, (snapshot) => snapshot.matches('viewing'));
-    expect(actor.getSnapshot().context).toMatchObject({ notice: 'Profile updated', error: null, profile: { lastName: 'King' } });
+    expect(actor.getSnapshot().context).toMatchObject({ notice: 'Profile updated', error: null, profile: { lastName: 'King', ...preferences } });
+    // The email preferences go with the profile.
+    expect(saved.at(-1)).toMatchObject(preferences);
   });
 
   it('a failed load says "Failed to load profile" and can be retried', async () => {
@@ -290,15 +298,22 @@ describe('dashboard figures from the real bids', () => {
     expect(bids.map(bidStanding)).toEqual(['Leading', 'Leading', 'Outbid', 'Won', 'Ended']);
   });
 
-  it('"Now live" favourites are live and not ended; NFC success reads as a percentage or a dash', () => {
+  it('"Now live": followed lots whose auction is ACTIVE and not ended (a heart kept on this device: its listing LIVE when saved); NFC success reads as a percentage or a dash', () => {
     const now = Date.parse('2031-01-01T00:00:00.000Z');
-    const base = { slug: null, title: 't', imageUrl: null, price: '1.00', savedAt: '2031-01-01T00:00:00.000Z' };
-    const saved: Favourite[] = [
-      { ...base, id: 'live', status: 'LIVE', endsAt: '2031-01-02T00:00:00.000Z' },
-      { ...base, id: 'ended', status: 'LIVE', endsAt: '2030-12-31T00:00:00.000Z' },
-      { ...base, id: 'sold', status: 'SOLD', endsAt: null },
+    const base = { slug: 's', title: 't', imageUrl: null, currentPrice: '1.00', addedAt: '2031-01-01T00:00:00.000Z', savedLocally: false } as const;
+    const tomorrow = '2031-01-02T00:00:00.000Z';
+    const yesterday = '2030-12-31T00:00:00.000Z';
+    const followed: FollowedItem[] = [
+      { ...base, listingId: 'live', listingStatus: 'LIVE', auctionStatus: 'ACTIVE', endsAt: tomorrow },
+      { ...base, listingId: 'past its end', listingStatus: 'LIVE', auctionStatus: 'ACTIVE', endsAt: yesterday },
+      { ...base, listingId: 'not started', listingStatus: 'LIVE', auctionStatus: 'PENDING', endsAt: tomorrow },
+      { ...base, listingId: 'sold', listingStatus: 'SOLD', auctionStatus: 'ENDED', endsAt: yesterday },
+      { ...base, listingId: 'no auction', listingStatus: 'LIVE', auctionStatus: null, endsAt: null },
+      { ...base, listingId: 'saved here', listingStatus: 'LIVE', auctionStatus: null, endsAt: tomorrow, savedLocally: true },
+      { ...base, listingId: 'saved here, ended', listingStatus: 'LIVE', auctionStatus: null, endsAt: yesterday, savedLocally: true },
     ];
-    expect(liveFavourites(saved, now).map((item) => item.id)).toEqual(['live']);
+    expect(liveNow(followed, now).map((item) => item.listingId)).toEqual(['live', 'saved here']);
+    expect(followed.map((item) => followedStatus(item, now))).toEqual(['Live', 'Ended', 'Starts soon', 'Sold', 'No auction', 'Live', 'Ended']);
     expect(formatShare(null)).toBe('—');
     expect(formatShare(0.875)).toBe('88%');
   });

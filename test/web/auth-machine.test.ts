@@ -27,6 +27,8 @@ const user: User = {
   createdAt: '2031-01-01T00:00:00.000Z',
   marketingOptIn: false,
   transactionalOptOut: false,
+  emailVerified: true,
+  pendingEmail: null,
 };
 
 interface Calls {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseLiveMessage } from '../../web/src/features/listing/auction/live-messages';
+import { parseLiveMessage } from '../../web/src/lib/live-socket';
 
 const AUCTION_ID = '6f1c2d1e-0a43-4d5e-9b8f-0c1d2e3f4a5b';
 

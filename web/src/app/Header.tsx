@@ -3,9 +3,10 @@ import { Link, useNavigate } from 'react-router';
 import { AUDIT_LOG_PATH } from '../lib/audit-links';
 import { useAuth, useAuthActions } from '../lib/auth/session';
 import { authModal } from '../lib/auth-modal';
+import { useUnreadCount } from '../lib/notifications/notices';
 import { setTheme, useTheme } from '../lib/theme';
 
-/** The public header: logo, Admin badge (admins; the audit log's for auditors), theme toggle, heart to the followed items, sign-in or the user's menu. */
+/** The public header: logo, Admin badge (admins; the audit log's for auditors), theme toggle, heart to the followed items, the bell (signed in), sign-in or the user's menu. */
 export function Header() {
   const { status, user, isAdmin, isAuditor } = useAuth();
   const theme = useTheme();
@@ -40,6 +41,7 @@ export function Header() {
           <Link to="/following-login" className="icon-button" aria-label="Followed items">
             ♡
           </Link>
+          {status === 'signedIn' && user && <NotificationsLink />}
           {status === 'signedIn' && user ? (
             <UserMenu name={user.firstName || user.email} auditorOnly={isAuditor && !isAdmin} />
           ) : (
@@ -50,6 +52,31 @@ export function Header() {
         </nav>
       </div>
     </header>
+  );
+}
+
+/** The bell: the link to /notifications, named with the unread count, which the socket keeps current; a change is announced politely. */
+function NotificationsLink() {
+  const unread = useUnreadCount();
+  // The count is in the name only when there is one: "Notifications" alone means nothing waits.
+  const name = unread !== null && unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+  return (
+    <>
+      <Link to="/notifications" className="icon-button header__bell" aria-label={name} data-testid="notifications-bell">
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M6 16V11a6 6 0 1 1 12 0v5l1.5 2h-15L6 16Z" />
+          <path d="M10 20.5a2 2 0 0 0 4 0" />
+        </svg>
+        {unread !== null && unread > 0 && (
+          <span className="header__bell-count" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </Link>
+      <span className="visually-hidden" role="status">
+        {unread === null ? '' : unread === 0 ? 'No unread notifications' : unread === 1 ? '1 unread notification' : `${unread} unread notifications`}
+      </span>
+    </>
   );
 }
 
@@ -74,7 +101,7 @@ function UserMenu({ name, auditorOnly }: { name: string; auditorOnly: boolean })
   return (
     <div className="menu" ref={menu}>
       <button type="button" className="button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {name} ▾
+        <span className="menu__name">{name}</span> ▾
       </button>
       {open && (
         <div className="menu__items" role="menu">

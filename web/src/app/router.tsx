@@ -4,6 +4,7 @@ import { MarketplacePage } from '../features/marketplace/MarketplacePage';
 import { prefetchMarketplace } from '../features/marketplace/prefetch';
 import { AnonymousOnly, RequireAdmin, RequireSignIn, RequireStaff } from './guards';
 import { Layout } from './Layout';
+import { ACCOUNT_LINK_PATHS } from '../../../api/contracts/account-links';
 
 /** A page loaded when first visited, so the marketplace does not wait for every other screen's code. */
 function page(load: () => Promise<ComponentType>, guard?: (children: ReactNode) => ReactNode) {
@@ -23,7 +24,7 @@ const anonymous = (to?: string) => (children: ReactNode) => <AnonymousOnly {...(
 // One module for the admin area: the first chunk knows one admin chunk, not each admin page's.
 const adminArea = () => import('../features/admin/AdminArea');
 
-/** Every route of the app, public, signed-in, anonymous-only, admin and audit (admins and auditors). / and unknown paths go to the marketplace. */
+/** Every route of the app, public, signed-in, anonymous-only, admin and audit (admins and auditors), and the pages the mailed links open. / and unknown paths go to the marketplace. */
 export const router = createBrowserRouter([
   {
     element: <Layout />,
@@ -47,6 +48,11 @@ export const router = createBrowserRouter([
       { path: 'following-login', ...page(async () => (await import('../features/account/FollowingLoginPage')).FollowingLoginPage) },
       { path: 'login', ...page(async () => (await import('../features/auth/LoginPage')).LoginPage, anonymous()) },
       { path: 'register', ...page(async () => (await import('../features/auth/RegisterPage')).RegisterPage, anonymous()) },
+      { path: 'forgot-password', ...page(async () => (await import('../features/auth/ForgotPasswordPage')).ForgotPasswordPage) },
+      // The links mailed to users: for anyone who has the link, signed in or not.
+      { path: ACCOUNT_LINK_PATHS.resetPassword, ...page(async () => (await import('../features/auth/ResetPasswordPage')).ResetPasswordPage) },
+      { path: ACCOUNT_LINK_PATHS.verifyEmail, ...page(async () => (await import('../features/auth/VerifyEmailPage')).VerifyEmailPage) },
+      { path: 'notifications', ...page(async () => (await import('../features/notifications/NotificationsPage')).NotificationsPage, signedIn) },
       { path: 'dashboard', ...page(async () => (await import('../features/account/DashboardPage')).DashboardPage, signedIn) },
       { path: 'profile', ...page(async () => (await import('../features/account/ProfilePage')).ProfilePage, signedIn) },
       { path: 'account/settings', ...page(async () => (await import('../features/account/AccountSettingsPage')).AccountSettingsPage, signedIn) },

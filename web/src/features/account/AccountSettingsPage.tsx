@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMachine } from '@xstate/react';
-import { useMemo } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Banner } from '../../components/Banner';
@@ -9,6 +9,7 @@ import { PasswordRulesList } from '../../components/PasswordRulesList';
 import { Spinner } from '../../components/Spinner';
 import type { UserProfile } from '../../../../api/contracts/accounts';
 import { useAuth, useAuthActions } from '../../lib/auth/session';
+import { EmailVerificationBanner } from './EmailVerificationBanner';
 import { profileMachine } from './profile-machine';
 import { emailChangeSchema, passwordChangeSchema, profileSchema, type EmailChangeForm, type PasswordChangeForm, type ProfileForm } from './schemas';
 import { securityMachine } from './security-machine';
@@ -36,6 +37,7 @@ export function AccountSettingsPage() {
         <h1>Account settings</h1>
         <p className="muted">Your details, your sign-in email and your password.</p>
       </header>
+      <EmailVerificationBanner />
       <Tabs
         tabs={TABS}
         active={tab}
@@ -88,17 +90,25 @@ function ProfileSection({ userId }: { userId: string }) {
         <dl className="details">
           <Detail term="First name" value={profile.firstName} />
           <Detail term="Last name" value={profile.lastName} />
-          <Detail term="Email" value={profile.email} />
+          <Detail
+            term="Email"
+            value={
+              <>
+                {profile.email} <EmailState verified={profile.emailVerified} />
+              </>
+            }
+          />
+          {profile.pendingEmail && <Detail term="Pending email change" value={`${profile.pendingEmail}, once the link sent there is followed`} />}
           <Detail term="Phone" value={profile.phone ?? 'Not provided'} />
           <Detail term="Member Since" value={memberSince.format(new Date(profile.createdAt))} />
         </dl>
       )}
-      <Preferences profile={profile} />
+      {!editing && <Preferences profile={profile} />}
     </section>
   );
 }
 
-function Detail({ term, value }: { term: string; value: string }) {
+function Detail({ term, value }: { term: string; value: ReactNode }) {
   return (
     <div className="details__row">
       <dt>{term}</dt>
@@ -107,18 +117,31 @@ function Detail({ term, value }: { term: string; value: string }) {
   );
 }
 
-/** The email preferences are shown, not editable, and never sent. */
+/** Said in words, not by colour alone. */
+function EmailState({ verified }: { verified: boolean }) {
+  return <span className={`badge email-state email-state--${verified ? 'verified' : 'unverified'}`}>{verified ? 'Verified' : 'Not verified'}</span>;
+}
+
+// No label says "email": the profile form's one field of that name stays the only one.
+const MARKETING_LABEL = 'Marketing opt-in: news and featured auctions';
+const TRANSACTIONAL_LABEL = 'Transactional opt-out: no outbid or ending-soon messages';
+const PREFERENCES_HINT = 'Opting out stops the outbid and ending-soon emails; those notices still appear in the app. Account emails (password and address changes) are always sent.';
+
+/** The email preferences as saved; Edit Profile changes them. */
 function Preferences({ profile }: { profile: UserProfile }) {
+  const hintId = useId();
   return (
-    <fieldset className="preferences" disabled>
+    <fieldset className="preferences" disabled aria-describedby={hintId}>
       <legend>Email preferences</legend>
       <label>
-        <input type="checkbox" checked={profile.marketingOptIn} readOnly /> Marketing emails (news and featured auctions)
+        <input type="checkbox" checked={profile.marketingOptIn} readOnly /> {MARKETING_LABEL}
       </label>
       <label>
-        <input type="checkbox" checked={profile.transactionalOptOut} readOnly /> Opt out of transactional emails
+        <input type="checkbox" checked={profile.transactionalOptOut} readOnly /> {TRANSACTIONAL_LABEL}
       </label>
-      <p className="field__hint">Preferences cannot be changed here yet.</p>
+      <p id={hintId} className="field__hint">
+        {PREFERENCES_HINT}
+      </p>
     </fieldset>
   );
 }
@@ -127,8 +150,15 @@ function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: UserPro
   // Built from the saved profile each time edit mode opens, so Cancel (which unmounts it) restores.
   const { register, handleSubmit, formState } = useForm<ProfileForm>({
     resolver: zodResolver(profileSchema),
-    defaultValues: { firstName: profile.firstName, lastName: profile.lastName, phone: profile.phone ?? '' },
+    defaultValues: {
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      phone: profile.phone ?? '',
+      marketingOptIn: profile.marketingOptIn,
+      transactionalOptOut: profile.transactionalOptOut,
+    },
   });
+  const hintId = useId();
   return (
     <form onSubmit={handleSubmit(onSave)} noValidate aria-label="Edit profile">
       <div className="form-pair">
@@ -143,6 +173,18 @@ function ProfileEditor({ profile, saving, onSave, onCancel }: { profile: UserPro
           Change your email under Security & Privacy.
         </span>
       </div>
+      <fieldset className="preferences preferences--editing" aria-describedby={hintId}>
+        <legend>Email preferences</legend>
+        <label>
+          <input type="checkbox" {...register('marketingOptIn')} /> {MARKETING_LABEL}
+        </label>
+        <label>
+          <input type="checkbox" {...register('transactionalOptOut')} /> {TRANSACTIONAL_LABEL}
+        </label>
+        <p id={hintId} className="field__hint">
+          {PREFERENCES_HINT}
+        </p>
+      </fieldset>
       <FormActions saving={saving} label="Save" savingLabel="Saving…" onCancel={onCancel} />
     </form>
   );
@@ -180,6 +222,11 @@ function SecuritySection({ user }: { user: UserProfile }) {
           <div>
             <h2 id="email-heading">Email address</h2>
             <p className="muted settings-card__current">{user.email}</p>
+            {user.pendingEmail && (
+              <p className="settings-card__current">
+                Changing to <strong>{user.pendingEmail}</strong>: follow the link sent there to finish.
+              </p>
+            )}
           </div>
           {!snapshot.matches('email') && (
             <button type="button" className="button" onClick={() => send({ type: 'OPEN_EMAIL' })} disabled={done}>

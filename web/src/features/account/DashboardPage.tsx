@@ -7,6 +7,7 @@ import { formatUsd } from '../../lib/money';
 import { RECENT_BIDS_LIMIT, type UserBid } from './api';
 import { bidStanding, summarizeBids } from './bid-summary';
 import { myBidsMachine } from './bids-machine';
+import { EmailVerificationBanner } from './EmailVerificationBanner';
 import './account.css';
 
 const placedAt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -23,6 +24,7 @@ export function DashboardPage() {
         <h1>Welcome back, {user ? `${user.firstName} ${user.lastName}`.trim() || user.email : 'bidder'}</h1>
         <p className="muted">Your bids, where you stand, and where to go next.</p>
       </header>
+      <EmailVerificationBanner />
       {snapshot.matches('failed') && (
         <div className="banner-row">
           <Banner kind="error">Failed to load your bids: {error}</Banner>
@@ -51,6 +53,9 @@ export function DashboardPage() {
             </Link>
             <Link className="button" to="/favourites">
               Your favourites
+            </Link>
+            <Link className="button" to="/notifications">
+              Your notifications
             </Link>
             <Link className="button" to="/account/settings?tab=security">
               Security & Privacy

@@ -1,9 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Spinner } from '../../components/Spinner';
 import { useAuth } from '../../lib/auth/session';
-import { useFavourites } from '../../lib/favourites';
+import { useFollowActions, useFollowed } from '../../lib/watchlist/followed';
 import { FavouriteGrid } from './FavouriteGrid';
-import { liveFavourites } from './favourite-filters';
+import { liveNow } from './favourite-filters';
+import { FollowedListFailed } from './FollowedListFailed';
 import { Tabs } from './Tabs';
 import { useNow } from './useNow';
 import './account.css';
@@ -11,14 +13,23 @@ import './account.css';
 const TABS = ['Now live', 'Products', 'Events', 'Categories'] as const;
 type Tab = (typeof TABS)[number];
 
-/** The favourites page: tabs Now live, Products, Events, Categories; favourites are kept on this device. */
+/**
+ * The favourites page: tabs Now live (followed lots whose auction is running), Products (all
+ * followed lots), Events and Categories (not offered yet, and saying so). Signed in, the account's
+ * watchlist; signed out, the hearts kept on this device.
+ */
 export function FavouritesPage() {
   const { status } = useAuth();
-  const saved = useFavourites();
+  const followed = useFollowed();
+  const follow = useFollowActions();
   const now = useNow();
   const [tab, setTab] = useState<Tab>('Now live');
-  const live = liveFavourites(saved, now);
+  const saved = followed.items;
+  const live = liveNow(saved, now);
   const signedIn = status === 'signedIn';
+  const onDevice = followed.source === 'device';
+  // Prices, statuses and ends move: read the account's list again on each visit.
+  useEffect(() => follow.reload(), [follow]);
 
   const panel = (): ReactNode => {
     if (tab === 'Events' || tab === 'Categories') {
@@ -31,11 +42,13 @@ export function FavouritesPage() {
         </EmptyState>
       );
     }
+    if (followed.source === 'failed') return <FollowedListFailed onRetry={follow.reload} />;
+    if (followed.source === 'loading' && saved.length === 0) return <Spinner label="Loading your favourites" />;
     const items = tab === 'Now live' ? live : saved;
     if (items.length > 0) return <FavouriteGrid items={items} now={now} label={tab === 'Now live' ? 'Favourites live now' : 'All favourites'} />;
     return (
       <EmptyState title={tab === 'Now live' ? 'None of your favourites is live right now' : 'No favourites yet'}>
-        <p className="muted">Tap the heart on a listing to save it here. Favourites are kept on this device.</p>
+        <p className="muted">Tap the heart on a listing to save it here.{onDevice && ' Favourites are kept on this device until you sign in.'}</p>
         {signedIn ? (
           <Link className="button button--primary" to="/marketplace">
             Browse the marketplace
@@ -53,7 +66,7 @@ export function FavouritesPage() {
     <div className="account-page">
       <header className="account-page__head">
         <h1>Favourites</h1>
-        <p className="muted">Items you saved with the heart, on this device.</p>
+        <p className="muted">{onDevice ? 'Items you saved with the heart, on this device.' : 'Items you follow with the heart, kept with your account.'}</p>
       </header>
       <Tabs tabs={TABS} active={tab} onSelect={setTab} label="Favourites" counts={{ 'Now live': live.length, Products: saved.length }}>
         {panel()}

@@ -24,10 +24,17 @@ export function saveProfile(userId: string, values: ProfileFormValues): Promise<
   return apiRequest<UserProfile>(`${userPath(userId)}/profile`, {
     method: 'PUT',
     auth: true,
-    body: { firstName: values.firstName.trim(), lastName: values.lastName.trim(), phone: values.phone.trim() || null } satisfies ProfileChangeRequest,
+    body: {
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      phone: values.phone.trim() || null,
+      marketingOptIn: values.marketingOptIn,
+      transactionalOptOut: values.transactionalOptOut,
+    } satisfies ProfileChangeRequest,
   });
 }
 
+/** 202 with the profile whose pendingEmail is set: the address changes once the link mailed to it is followed. */
 export function changeEmail(userId: string, newEmail: string): Promise<UserProfile> {
   return apiRequest<UserProfile>(`${userPath(userId)}/email`, { method: 'PUT', auth: true, body: { newEmail: newEmail.trim() } satisfies EmailChangeRequest });
 }

@@ -4,7 +4,7 @@ import { emailChangeProblem, passwordChangeProblem, profileProblem } from './sec
 /** One schema per form; each reports its first problem only, in the rules' order. */
 
 export const profileSchema = z
-  .object({ firstName: z.string(), lastName: z.string(), phone: z.string() })
+  .object({ firstName: z.string(), lastName: z.string(), phone: z.string(), marketingOptIn: z.boolean(), transactionalOptOut: z.boolean() })
   .superRefine((values, context) => {
     const problem = profileProblem(values);
     if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });

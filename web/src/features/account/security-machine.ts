@@ -6,7 +6,10 @@ import { failureWithReason } from './security-rules';
 /** The user is signed out this long after a password change, long enough to read that it worked. */
 export const LOGOUT_AFTER_PASSWORD_CHANGE_MS = 2000;
 
-export const EMAIL_UPDATED = 'Email updated successfully';
+/** An email change waits for the link mailed to the new address (the old address is told). */
+export function emailChangeNotice(newAddress: string): string {
+  return `Check ${newAddress} for a link to confirm the change`;
+}
 export const PASSWORD_UPDATED = 'Password updated successfully. You will be logged out shortly.';
 
 export interface SecurityContext {
@@ -26,9 +29,9 @@ export type SecurityEvent =
 const reason = (error: unknown) => (error instanceof Error ? error.message : null);
 
 /**
- * The Security & Privacy tab: the open editor is none, email or password. A changed email updates
- * the session's user; a changed password ends every session on the server, so the page signs out
- * 2000 ms later. `userChanged` and `signOut` are provided by the page.
+ * The Security & Privacy tab: the open editor is none, email or password. An email change asked
+ * for updates the session's user (its pending address); a changed password ends every session on
+ * the server, so the page signs out 2000 ms later. `userChanged` and `signOut` are provided by the page.
  */
 export const securityMachine = setup({
   types: {
@@ -73,7 +76,10 @@ export const securityMachine = setup({
             input: ({ context, event }) => ({ userId: context.userId, newEmail: (event as Extract<SecurityEvent, { type: 'SUBMIT_EMAIL' }>).newEmail }),
             onDone: {
               target: '#security.none',
-              actions: [assign({ error: null, notice: EMAIL_UPDATED }), { type: 'userChanged', params: ({ event }) => ({ user: event.output }) }],
+              actions: [
+                assign(({ event }) => ({ error: null, notice: emailChangeNotice(event.output.pendingEmail ?? event.output.email) })),
+                { type: 'userChanged', params: ({ event }) => ({ user: event.output }) },
+              ],
             },
             onError: { target: 'editing', actions: assign({ error: ({ event }) => failureWithReason('Failed to update email', reason(event.error)) }) },
           },

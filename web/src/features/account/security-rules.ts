@@ -40,9 +40,11 @@ export interface ProfileFormValues {
   readonly firstName: string;
   readonly lastName: string;
   readonly phone: string;
+  readonly marketingOptIn: boolean;
+  readonly transactionalOptOut: boolean;
 }
 
-export function profileProblem(values: ProfileFormValues): { field: keyof ProfileFormValues; message: string } | null {
+export function profileProblem(values: Pick<ProfileFormValues, 'firstName' | 'lastName'>): { field: keyof ProfileFormValues; message: string } | null {
   if (values.firstName.trim() === '') return { field: 'firstName', message: 'First name is required' };
   if (values.lastName.trim() === '') return { field: 'lastName', message: 'Last name is required' };
   return null;

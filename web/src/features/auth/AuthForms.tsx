@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { Banner } from '../../components/Banner';
 import { FormField } from '../../components/FormField';
 import { PasswordRulesList } from '../../components/PasswordRulesList';
@@ -22,9 +23,11 @@ interface SignInFormProps {
   readonly onSignedIn: () => void;
   readonly label: string;
   readonly emailAutoComplete?: 'email' | 'username';
+  /** Called as "Forgot password?" leads away (the modal closes). */
+  readonly onForgotPassword?: () => void;
 }
 
-export function SignInForm({ signIn, failureMessage = () => LOGIN_FAILED, onSignedIn, label, emailAutoComplete = 'email' }: SignInFormProps) {
+export function SignInForm({ signIn, failureMessage = () => LOGIN_FAILED, onSignedIn, label, emailAutoComplete = 'email', onForgotPassword }: SignInFormProps) {
   const auth = useAuthActions();
   const [failure, setFailure] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginForm>({
@@ -42,6 +45,11 @@ export function SignInForm({ signIn, failureMessage = () => LOGIN_FAILED, onSign
       {failure && <Banner kind="error">{failure}</Banner>}
       <FormField label="Email" type="email" autoComplete={emailAutoComplete} registration={register('email')} error={formState.errors.email?.message} />
       <FormField label="Password" type="password" autoComplete="current-password" registration={register('password')} error={formState.errors.password?.message} />
+      <p className="auth-form__forgot">
+        <Link to="/forgot-password" onClick={onForgotPassword}>
+          Forgot password?
+        </Link>
+      </p>
       <button type="submit" className="button button--primary button--block" disabled={formState.isSubmitting}>
         {formState.isSubmitting ? 'Signing in…' : 'Sign in'}
       </button>

@@ -106,7 +106,7 @@ function OpenAuthModal({ mode, afterSignIn }: { mode: AuthModalMode; afterSignIn
           <span>or continue with email</span>
         </p>
         {mode === 'login' ? (
-          <SignInForm label="Sign in form" onSignedIn={signedIn} />
+          <SignInForm label="Sign in form" onSignedIn={signedIn} onForgotPassword={() => authModal.close()} />
         ) : (
           <RegisterForm label="Create account form" onSignedIn={signedIn} rulesBeforeTyping={false} />
         )}

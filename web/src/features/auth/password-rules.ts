@@ -56,3 +56,30 @@ export function registrationFailureMessage(error: string | null | undefined): st
   if (!error || NOT_FROM_THE_SERVER.has(error) || /^HTTP \d+$/.test(error)) return REGISTRATION_FAILED;
   return error;
 }
+
+export interface ForgotPasswordValues {
+  readonly email: string;
+}
+
+export function forgotPasswordProblem(values: ForgotPasswordValues): FieldProblem<keyof ForgotPasswordValues> | null {
+  const email = values.email.trim();
+  if (email === '') return { field: 'email', message: 'Email is required' };
+  if (!isEmailAddress(email)) return { field: 'email', message: 'Please enter a valid email address' };
+  return null;
+}
+
+export interface ResetPasswordValues {
+  readonly newPassword: string;
+  readonly confirmPassword: string;
+}
+
+/** The server's password rules, all of them, then the confirmation. */
+export function resetPasswordProblem(values: ResetPasswordValues): FieldProblem<keyof ResetPasswordValues> | null {
+  const weak = passwordProblem(values.newPassword);
+  if (weak) return { field: 'newPassword', message: weak };
+  if (values.newPassword !== values.confirmPassword) return { field: 'confirmPassword', message: 'Passwords do not match' };
+  return null;
+}
+
+/** What the sign-in page says after a password reset: every session has ended, this one included. */
+export const PASSWORD_RESET_DONE = 'Your password has been reset. Sign in with your new password.';

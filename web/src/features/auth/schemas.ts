@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loginProblem, registerProblem } from './password-rules';
+import { forgotPasswordProblem, loginProblem, registerProblem, resetPasswordProblem } from './password-rules';
 
 /**
  * One schema per form. The rules live in password-rules.ts; the schema reports only the first
@@ -28,3 +28,21 @@ export const loginSchema = z
   });
 
 export type LoginForm = z.infer<typeof loginSchema>;
+
+export const forgotPasswordSchema = z
+  .object({ email: z.string() })
+  .superRefine((values, context) => {
+    const problem = forgotPasswordProblem(values);
+    if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+  });
+
+export type ForgotPasswordForm = z.infer<typeof forgotPasswordSchema>;
+
+export const resetPasswordSchema = z
+  .object({ newPassword: z.string(), confirmPassword: z.string() })
+  .superRefine((values, context) => {
+    const problem = resetPasswordProblem(values);
+    if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+  });
+
+export type ResetPasswordForm = z.infer<typeof resetPasswordSchema>;

@@ -4,7 +4,7 @@ import { fromPromise } from 'xstate';
 import { Banner } from '../../components/Banner';
 import { auctionTimelinePath } from '../../lib/audit-links';
 import { useAuth } from '../../lib/auth/session';
-import { favourites, useIsFavourite } from '../../lib/favourites';
+import { useFollowActions, useIsFollowed } from '../../lib/watchlist/followed';
 import { fetchAuction, fetchListing, type JerseyDetails, type Listing } from './api';
 import { AuctionPanel } from './auction/AuctionPanel';
 import { ChainOfCustody } from './ChainOfCustody';
@@ -131,7 +131,8 @@ function TimelineLink({ auctionId }: { auctionId: string }) {
 }
 
 function ListingHeading({ listing }: { listing: Listing }) {
-  const isFavourite = useIsFavourite(listing.id);
+  const isFavourite = useIsFollowed(listing.id);
+  const follow = useFollowActions();
   return (
     <header className="listing__heading">
       <div className="listing__heading-top">
@@ -142,7 +143,7 @@ function ListingHeading({ listing }: { listing: Listing }) {
           aria-pressed={isFavourite}
           aria-label={isFavourite ? 'Remove from favourites' : 'Add to favourites'}
           onClick={() =>
-            favourites.toggle({
+            follow.toggle({
               id: listing.id,
               slug: listing.slug || null,
               title: listing.title,

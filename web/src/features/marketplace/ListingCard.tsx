@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { favourites, useIsFavourite } from '../../lib/favourites';
 import { formatCardPrice } from '../../lib/money';
 import { formatTimeLeft, isPast } from '../../lib/time-left';
 import type { Listing } from './api';
 import { listingPath } from '../../lib/listing';
+import { useFollowActions, useIsFollowed } from '../../lib/watchlist/followed';
 import { cardBadges } from './card-display';
 import './marketplace.css';
 
@@ -108,9 +108,10 @@ function CardImage({ url, priority }: { url: string | null; priority: ImagePrior
   );
 }
 
-/** Kept on this device only (lib/favourites.ts): no sign-in needed. */
+/** Signed out, kept on this device; signed in, on the account's watchlist (lib/watchlist/followed.tsx). */
 function FavouriteButton({ listing, name, imageUrl }: { listing: Listing; name: string; imageUrl: string | null }) {
-  const saved = useIsFavourite(listing.id);
+  const saved = useIsFollowed(listing.id);
+  const follow = useFollowActions();
   return (
     <button
       type="button"
@@ -119,7 +120,7 @@ function FavouriteButton({ listing, name, imageUrl }: { listing: Listing; name: 
       aria-label={`Favourite ${name}`}
       title={saved ? 'Remove from favourites' : 'Add to favourites'}
       onClick={() =>
-        favourites.toggle({
+        follow.toggle({
           id: listing.id,
           slug: listing.slug,
           title: listing.title,

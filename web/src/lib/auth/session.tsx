@@ -127,6 +127,22 @@ function sameView(a: AuthView, b: AuthView): boolean {
   return a.status === b.status && a.user === b.user && a.error === b.error;
 }
 
+/**
+ * The signed-in user's access token while it is usable: null when signed out, and while a restored
+ * token that has expired waits for its refresh (a call made with it would only be refused). It
+ * changes when the session refreshes it: what authenticates with it (the notices' socket) does so again.
+ */
+export function useAccessToken(): string | null {
+  return Session.useSelector(usableAccessToken);
+}
+
+function usableAccessToken(snapshot: SessionSnapshot): string | null {
+  if (!snapshot.matches('signedIn') && !snapshot.matches('refreshing')) return null;
+  const token = snapshot.context.session?.accessToken ?? null;
+  const claims = token ? readAccessToken(token) : null;
+  return claims && claims.exp * 1000 > Date.now() ? token : null;
+}
+
 /** What components do to the session: sign-in, registration and sign-out resolve once settled, with the user or the error message. */
 export function useAuthActions() {
   const actor = Session.useActorRef();
@@ -162,6 +178,18 @@ function authActions(actor: SessionActor) {
     },
     userUpdated(user: UserProfile) {
       actor.send({ type: 'USER_UPDATED', user });
+    },
+    /** Reads the user's profile again (a stored one may be older than what changed elsewhere, e.g. a confirmed email); a failure keeps what is known. */
+    async refreshUser(): Promise<void> {
+      const { user } = actor.getSnapshot().context;
+      if (!user) return;
+      try {
+        const fresh = await apiRequest<UserProfile>(`/api/v1/users/${encodeURIComponent(user.id)}/profile`, { auth: true });
+        // Only if the same user is still signed in when the answer comes.
+        if (actor.getSnapshot().context.user?.id === fresh.id) actor.send({ type: 'USER_UPDATED', user: fresh });
+      } catch {
+        // The next page that reads the profile tries again.
+      }
     },
   };
 }

@@ -84,6 +84,8 @@ export function withSnapshot(facts: AuctionFacts, snapshot: Snapshot): AuctionFa
 /** What a live message changes: the auction (when newer) and the history. */
 export function withLiveMessage(facts: AuctionFacts, message: LiveMessage): AuctionFacts {
   if (message.type === 'subscribed' || message.type === 'unsubscribed' || message.type === 'error') return facts;
+  // A signed-in user's own news: never on the panel's socket, which does not authenticate.
+  if (message.type === 'authenticated' || message.type === 'unauthenticated' || message.type === 'notification' || message.type === 'unread_count') return facts;
   const next = { ...facts, auction: newer(facts.auction, message.auction) };
   switch (message.type) {
     case 'bid_placed': {

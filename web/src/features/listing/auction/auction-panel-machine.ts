@@ -2,7 +2,8 @@ import { assign, emit, enqueueActions, fromCallback, fromPromise, raise, setup }
 import type { Auction, BidRequest, PlacedBid, Purchase } from '../api';
 import { countdownDelay, hasEnded, isLeader, takesBids, withLiveMessage, withPlacedBid, withPurchase, withSnapshot, type AuctionFacts, type Snapshot } from './auction-facts';
 import { amountAfterChange, bidFormProblem, newIdempotencyKey, parseAmount, parseMaximum, suggestedAmount, type BidForm } from './bid-form';
-import { NORMAL_CLOSURE, type FeedEvent, type FeedInput } from './live-messages';
+import { NORMAL_CLOSURE } from '../../../lib/live-socket';
+import type { FeedEvent, FeedInput } from './live-messages';
 import { BIDDING_CLOSED_MESSAGE, BUY_NOW_UNAVAILABLE_MESSAGE, failureMessage, placedBidMessage, purchaseMessage } from './panel-labels';
 
 /** Up to 5 reconnect attempts, 3000 ms apart; then the user may press Reconnect. */

@@ -1,9 +1,6 @@
 import { fromCallback } from 'xstate';
-import { NORMAL_CLOSURE, parseLiveMessage, type FeedEvent, type FeedInput } from './live-messages';
-
-export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/bidding`;
-}
+import { liveUrl, NORMAL_CLOSURE, parseLiveMessage } from '../../../lib/live-socket';
+import type { FeedEvent, FeedInput } from './live-messages';
 
 /**
  * One WebSocket on /ws/bidding, subscribed to one auction. It lives as long as the machine state
