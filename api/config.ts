@@ -150,7 +150,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       accountMail: env.RATE_LIMIT_ACCOUNT_MAIL ?? DEFAULT_RATE_LIMITS.accountMail,
     },
     readyMaxLagEvents: env.READY_MAX_LAG_EVENTS,
-    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    // On the embedded default (this machine only), the log shows mailed links whole: the newcomer's way to a reset link.
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logWholeLinks: !env.DATABASE_URL },
     notifier: env.NOTIFIER === 'on',
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     instanceUrl: env.INSTANCE_URL === 'auto' ? `http://${ownAddress()}:${env.PORT}` : env.INSTANCE_URL?.replace(/\/$/, ''),

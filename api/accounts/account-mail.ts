@@ -12,7 +12,7 @@ interface Recipient {
   readonly firstName: string;
 }
 
-/** The token travels in the link's fragment: browsers never send it to a server, so no log keeps it. */
+/** The token travels in the link's fragment: browsers never send it to a server, so no access log or Referer keeps it. */
 function tokenLink(links: AppLinks, path: string, token: string): string {
   return links.to(`${path}#token=${token}`);
 }
@@ -46,6 +46,20 @@ export function emailChangeMail(links: AppLinks, to: Recipient & { newEmail: str
     greeting: `Hello ${to.firstName},`,
     paragraphs: [`Your Provenance account asked to use ${to.newEmail} from now on. The change applies once you follow this link, within 24 hours.`, NOT_YOU],
     action: { label: 'Use this address', url: tokenLink(links, ACCOUNT_LINK_PATHS.verifyEmail, token) },
+    footer: ACCOUNT_FOOTER,
+  });
+}
+
+export function emailChangeRequestedMail(links: AppLinks, to: Recipient & { newEmail: string }): OutgoingMail {
+  return composeMail({
+    to: to.email,
+    subject: 'Someone asked to change your Provenance email address',
+    greeting: `Hello ${to.firstName},`,
+    paragraphs: [
+      `Your Provenance account asked to sign in with ${to.newEmail} instead of this address. Nothing changes until a link sent there is followed.`,
+      'If this was not you, reset your password now: that signs every device out and cancels the change.',
+    ],
+    action: { label: 'Reset my password', url: links.to('/forgot-password') },
     footer: ACCOUNT_FOOTER,
   });
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
 import type { AccountTokenPurpose } from './schema';
-import { digest } from './sessions';
+import { digest } from './digest';
 
 /** How long each kind of mailed link works. */
 export const ACCOUNT_TOKEN_LIFETIME_MS: Readonly<Record<AccountTokenPurpose, number>> = {
@@ -11,8 +11,8 @@ export const ACCOUNT_TOKEN_LIFETIME_MS: Readonly<Record<AccountTokenPurpose, num
   EMAIL_CHANGE: 24 * 60 * 60_000,
 };
 
-/** Why a presented token does nothing. */
-export type RefusedToken = 'UNKNOWN' | 'USED' | 'EXPIRED';
+/** Why a presented token does nothing. STALE: mailed to an address the account no longer uses. */
+export type RefusedToken = 'UNKNOWN' | 'USED' | 'EXPIRED' | 'STALE';
 
 export class AccountTokenRefusedError extends Error {
   override readonly name = 'AccountTokenRefusedError';
@@ -60,6 +60,15 @@ export async function consumeAccountToken(
   if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AccountTokenRefusedError('EXPIRED');
   await trx.updateTable('account_tokens').set({ used_at: now }).where('token_hash', '=', row.token_hash).execute();
   return { userId: row.user_id, purpose: row.purpose, email: row.email };
+}
+
+/**
+ * Every link of the account not used yet stops working: when its sessions end (a new password) or
+ * its address changes, a link asked for before (by whoever held a session or the old mailbox) must
+ * not outlive that.
+ */
+export async function voidAccountTokens(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  await db.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
 
 /** The new address of an email change asked for and not confirmed yet, if any. */

@@ -6,8 +6,8 @@ import { enqueueMail } from '../mail/outbox';
 import type { OutgoingMail } from '../mail/transport';
 import { recordNotices } from '../notices/record';
 import type { AccountAccessCache } from './account-access';
-import { emailChangedMail, emailChangeMail, passwordChangedMail, passwordResetMail, verificationMail } from './account-mail';
-import { AccountTokenRefusedError, consumeAccountToken, issueAccountToken } from './account-tokens';
+import { emailChangedMail, emailChangeMail, emailChangeRequestedMail, passwordChangedMail, passwordResetMail, verificationMail } from './account-mail';
+import { AccountTokenRefusedError, consumeAccountToken, issueAccountToken, voidAccountTokens } from './account-tokens';
 import { hashPassword } from './passwords';
 import { revokeAllSessions } from './sessions';
 import { EmailTakenError, findUserByEmail, isUniqueViolation, logSecurityEvent, normalizeEmail, type User } from './users';
@@ -45,10 +45,11 @@ export async function resetPassword(db: Kysely<Database>, accountAccess: Pick<Ac
     const grant = await consumeAccountToken(trx, token, ['PASSWORD_RESET'], now);
     const user = await trx.selectFrom('users').selectAll().where('id', '=', grant.userId).forUpdate().executeTakeFirst();
     if (!user || user.status !== 'ACTIVE') throw new AccountTokenRefusedError('UNKNOWN');
-    const proven = normalizeEmail(grant.email) === normalizeEmail(user.email);
+    // Whoever holds a mailbox the account has left holds no power over it.
+    if (normalizeEmail(grant.email) !== normalizeEmail(user.email)) throw new AccountTokenRefusedError('STALE');
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: now, ...(proven && user.email_verified_at === null ? { email_verified_at: now } : {}) })
+      .set({ password_hash: passwordHash, updated_at: now, ...(user.email_verified_at === null ? { email_verified_at: now } : {}) })
       .where('id', '=', user.id)
       .execute();
     await revokeAllSessions(trx, user.id, now);
@@ -90,7 +91,9 @@ export async function sendVerificationMail(db: Kysely<Database>, links: AppLinks
 
 /**
  * Asks to move an account to another address: a link goes to the new address, and nothing changes
- * until it is followed. Throws EmailTakenError when another account uses the address.
+ * until it is followed. The current address hears of it at once: someone using a stolen session
+ * cannot move the account quietly, and a new password (which ends every session) voids the link.
+ * Throws EmailTakenError when another account uses the address.
  */
 export async function requestEmailChange(db: Kysely<Database>, links: AppLinks, change: { user: User; newEmail: string; actorId: string }, now: Date): Promise<void> {
   const newEmail = normalizeEmail(change.newEmail);
@@ -99,6 +102,7 @@ export async function requestEmailChange(db: Kysely<Database>, links: AppLinks, 
   await db.transaction().execute(async (trx) => {
     const token = await issueAccountToken(trx, { userId: change.user.id, purpose: 'EMAIL_CHANGE', email: newEmail }, now);
     await queueAccountMail(trx, emailChangeMail(links, { email: change.user.email, firstName: change.user.first_name, newEmail }, token), now);
+    await queueAccountMail(trx, emailChangeRequestedMail(links, { email: change.user.email, firstName: change.user.first_name, newEmail }), now);
     await logSecurityEvent(trx, { userId: change.user.id, actorId: change.actorId, kind: 'EMAIL_CHANGE_REQUESTED', details: { newEmail } }, now);
   });
 }
@@ -115,12 +119,14 @@ export async function confirmEmail(db: Kysely<Database>, accountAccess: Pick<Acc
       const user = await trx.selectFrom('users').selectAll().where('id', '=', grant.userId).forUpdate().executeTakeFirst();
       if (!user || user.status !== 'ACTIVE') throw new AccountTokenRefusedError('UNKNOWN');
       if (grant.purpose === 'EMAIL_VERIFICATION') {
-        if (normalizeEmail(grant.email) !== normalizeEmail(user.email)) throw new AccountTokenRefusedError('USED');
+        if (normalizeEmail(grant.email) !== normalizeEmail(user.email)) throw new AccountTokenRefusedError('STALE');
         await trx.updateTable('users').set({ email_verified_at: user.email_verified_at ?? now }).where('id', '=', user.id).execute();
         return user.id;
       }
       const newEmail = normalizeEmail(grant.email);
       await trx.updateTable('users').set({ email: newEmail, email_verified_at: now, updated_at: now }).where('id', '=', user.id).execute();
+      // Links mailed to the old address (a reset) stop working with it.
+      await voidAccountTokens(trx, user.id, now);
       await logSecurityEvent(trx, { userId: user.id, actorId: user.id, kind: 'EMAIL_CHANGED', details: { previousEmail: user.email, newEmail } }, now);
       await queueAccountMail(trx, emailChangedMail(links, { email: newEmail, firstName: user.first_name, newEmail, previousEmail: user.email }), now);
       await recordNotices(

@@ -1,8 +1,10 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database';
 import type { SessionTokens } from '../contracts/accounts';
 import type { AccountAccessCache } from './account-access';
+import { voidAccountTokens } from './account-tokens';
+import { digest } from './digest';
 import type { Role, User } from './schema';
 
 /** Seconds an access token lives; the client refreshes 300 s before it ends. */
@@ -22,10 +24,6 @@ export class InvalidRefreshTokenError extends Error {
   override readonly name = 'InvalidRefreshTokenError';
 }
 
-/** Tokens of 256 random bits are kept as their SHA-256: a leaked table holds nothing usable. */
-export function digest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Starts a session: a new refresh-token family. */
 export async function startSession(db: Kysely<Database>, sign: SignAccessToken, user: User, now = new Date()): Promise<SessionTokens> {
@@ -83,11 +81,14 @@ export async function endAllSessions(db: Kysely<Database>, accountAccess: Pick<A
 
 /**
  * What `endAllSessions` does, inside a transaction the caller already holds, so that ending the
- * sessions commits together with the change that calls for it (a new password). The caller tells
- * the account access cache once that transaction has committed.
+ * sessions commits together with the change that calls for it (a new password); the account's
+ * unused mailed links stop working too. The caller tells the account access cache once that
+ * transaction has committed.
  */
 export async function revokeAllSessions(trx: Transaction<Database>, userId: string, now: Date): Promise<void> {
   await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  // A link asked for through a session that has now ended (an email change) ends with it.
+  await voidAccountTokens(trx, userId, now);
   await trx
     .updateTable('users')
     .set((eb) => ({ session_version: eb('session_version', '+', 1), updated_at: now }))

@@ -19,12 +19,14 @@ const RESET_REFUSED: Record<RefusedToken, string> = {
   UNKNOWN: 'This password reset link is not valid. Ask for a new one from the sign-in page.',
   USED: 'This password reset link has already been used. Ask for a new one from the sign-in page.',
   EXPIRED: 'This password reset link has expired (links work for 30 minutes). Ask for a new one from the sign-in page.',
+  STALE: 'This password reset link was sent to an address your account no longer uses. Ask for a new one from the sign-in page.',
 };
 
 const VERIFY_REFUSED: Record<RefusedToken, string> = {
   UNKNOWN: 'This email confirmation link is not valid. Ask for a new one from your profile.',
-  USED: 'This email confirmation link has already been used, or is for an address your account no longer uses.',
+  USED: 'This email confirmation link has already been used.',
   EXPIRED: 'This email confirmation link has expired. Ask for a new one from your profile.',
+  STALE: 'This email confirmation link is for an address your account no longer uses.',
 };
 
 /**

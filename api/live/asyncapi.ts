@@ -41,7 +41,10 @@ export function asyncApiDocument(origin: { host: string; secure: boolean }) {
       version: '1.0.0',
       description:
         'Follow auctions as they happen: send {"action":"subscribe","auctionId":"..."} and receive what the event log says ' +
-        'happened to them. Anyone may connect; only public facts are sent. Money is in dollars. Every message about an ' +
+        'happened to them. Anyone may connect; only public facts are sent, unless the socket signs in with ' +
+        '{"action":"authenticate","token":"<access token>"} (in a message, never in the URL): it then also receives its ' +
+        "user's notices (notification, unread_count) until the token expires or it sends {\"action\":\"deauthenticate\"}. " +
+        'Money is in dollars. Every message about an ' +
         "auction carries the auction as GET /api/public/listings/{id}/auction answers it, with its version: keep the highest. " +
         `Client messages larger than ${MAX_CLIENT_MESSAGE_BYTES} bytes close the socket with 1009; a full server closes new ` +
         'sockets with 1013, and a socket that does not read what it is sent is closed with 1013 "Too slow".',
@@ -59,13 +62,13 @@ export function asyncApiDocument(origin: { host: string; secure: boolean }) {
       receiveClientMessage: {
         action: 'receive',
         channel: { $ref: `#/channels/${CHANNEL}` },
-        summary: 'A client follows or stops following an auction; the server answers subscribed, unsubscribed or error',
+        summary: 'A client follows or stops following an auction, or signs the socket in or out; the server answers subscribed, unsubscribed, authenticated, unauthenticated or error',
         messages: described.client.map(messageRef),
       },
       sendAuctionUpdate: {
         action: 'send',
         channel: { $ref: `#/channels/${CHANNEL}` },
-        summary: 'The server tells each follower of an auction what happened to it, and answers client messages',
+        summary: "The server tells each follower of an auction what happened to it, each signed-in socket of its user's notices, and answers client messages",
         messages: described.server.map(messageRef),
       },
     },

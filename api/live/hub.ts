@@ -75,6 +75,8 @@ interface Client {
   readonly signIn: SocketSignIn | undefined;
   /** Set once the socket has signed in: it then also carries that user's notices. */
   user: SignedIn | null;
+  /** Moves with each sign-in or sign-out asked for: a token check that finishes after a later one counts for nothing. */
+  signInTurn: number;
   /** Answered the last ping. */
   alive: boolean;
   /** Being closed by the hub: nothing more is sent or accepted. */
@@ -198,7 +200,7 @@ export class LiveHub {
       socket.close(CLOSE_TRY_AGAIN_LATER, 'Too many connections');
       return;
     }
-    const client: Client = { socket, auctions: new Set(), signIn, user: null, alive: true, dropped: false };
+    const client: Client = { socket, auctions: new Set(), signIn, user: null, signInTurn: 0, alive: true, dropped: false };
     this.#clients.add(client);
     socket.on('message', (data, isBinary) => this.#receive(client, data, isBinary));
     socket.on('pong', () => {
@@ -214,6 +216,10 @@ export class LiveHub {
   /** Users with a signed-in socket on this process. */
   signedInUsers(): string[] {
     return [...this.#users.keys()];
+  }
+
+  isSignedIn(userId: string): boolean {
+    return this.#users.has(userId);
   }
 
   /** Sends a message to every signed-in socket of the user here, unless its token has expired meanwhile. */
@@ -252,7 +258,10 @@ export class LiveHub {
     const message = clientMessageSchema.safeParse(parsed);
     if (!message.success) return this.#reply(client, { type: 'error', message: MALFORMED_MESSAGE });
     if (message.data.action === 'authenticate') return void this.#signIn(client, message.data.token);
-    if (message.data.action === 'deauthenticate') return this.#signOut(client, 'Signed out');
+    if (message.data.action === 'deauthenticate') {
+      client.signInTurn++;
+      return this.#signOut(client, 'Signed out');
+    }
     const { action, auctionId } = message.data;
     if (action === 'subscribe') {
       if (!client.auctions.has(auctionId) && client.auctions.size >= this.#maxSubscriptions) {
@@ -269,8 +278,10 @@ export class LiveHub {
   }
 
   async #signIn(client: Client, token: string): Promise<void> {
+    const turn = ++client.signInTurn;
     const verified = client.signIn ? await client.signIn.verify(token).catch(() => null) : null;
-    if (client.dropped) return;
+    // Gone while the token was checked (its 'close' has already forgotten it), or asked to do otherwise since.
+    if (client.dropped || client.socket.readyState !== OPEN || client.signInTurn !== turn) return;
     if (!verified) {
       this.#signOut(client, 'Invalid access token');
       return;
@@ -281,7 +292,7 @@ export class LiveHub {
     if (!clients) this.#users.set(verified.userId, (clients = new Set()));
     clients.add(client);
     const unreadCount = await client.signIn!.unreadCount(verified.userId).catch(() => 0);
-    if (client.user === verified) this.#reply(client, { type: 'authenticated', userId: verified.userId, unreadCount });
+    if (client.user === verified && client.signInTurn === turn) this.#reply(client, { type: 'authenticated', userId: verified.userId, unreadCount });
   }
 
   /** Back to public news only; `reason` is told to the socket when given. */

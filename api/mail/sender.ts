@@ -23,8 +23,15 @@ export interface MailObserver {
 
 /** Mails one round takes; a full round is followed at once by another. */
 const BATCH = 20;
-/** How long a sender holds the mails it took: past it (a process that died mid-send), another takes them. */
+/**
+ * How long a sender holds a mail: past it (a process that died mid-send), another may take it. Each
+ * mail's hold is renewed right before it is sent, so it always outlasts one send (at most 40 s with
+ * the transport's timeouts), however long the round before it took.
+ */
 const CLAIM_MS = 2 * 60_000;
+/** Sent and given-up mail is kept this long (GET /api/admin/mail shows it), then deleted. */
+const KEEP_MS = 30 * 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * Sends what the outbox holds, in every API process: each round claims due mails (SKIP LOCKED, then
@@ -49,6 +56,7 @@ export class MailSender {
   #wake: (() => void) | undefined;
   #woken = false;
   #unlisten: (() => Promise<void>) | undefined;
+  #prunedAt = 0;
 
   constructor(deps: { db: Kysely<Database>; sql: SqlClient; transport: MailTransport; clock: () => Date; log: Logger; observer?: MailObserver }, options: MailSenderOptions = {}) {
     this.#db = deps.db;
@@ -88,8 +96,12 @@ export class MailSender {
   /** Sends what is due now; resolves to how many mails were taken. */
   async runOnce(): Promise<number> {
     const now = this.#clock();
+    if (now.getTime() - this.#prunedAt >= PRUNE_EVERY_MS) await this.#prune(now);
     const claimed = await this.#claim(now);
-    for (const mail of claimed) await this.#send(mail);
+    for (const mail of claimed) {
+      const held = await this.#renewClaim(mail);
+      if (held) await this.#send(held);
+    }
     return claimed.length;
   }
 
@@ -144,6 +156,30 @@ export class MailSender {
     });
   }
 
+  /** The mail again, held anew from now, or null when another sender has taken it since this one's hold ran out. */
+  async #renewClaim(mail: Selectable<MailOutboxTable>): Promise<Selectable<MailOutboxTable> | null> {
+    const renewed = await this.#db
+      .updateTable('mail_outbox')
+      .set({ claimed_until: new Date(this.#clock().getTime() + CLAIM_MS) })
+      .where('id', '=', mail.id)
+      .where('claimed_until', '=', mail.claimed_until!)
+      .where('sent_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return renewed ?? null;
+  }
+
+  /** Deletes mail sent or given up long ago, and the account links long expired. */
+  async #prune(now: Date): Promise<void> {
+    this.#prunedAt = now.getTime();
+    const before = new Date(now.getTime() - KEEP_MS);
+    await this.#db
+      .deleteFrom('mail_outbox')
+      .where((eb) => eb.or([eb('sent_at', '<', before), eb('failed_at', '<', before)]))
+      .execute();
+    await this.#db.deleteFrom('account_tokens').where('expires_at', '<', before).execute();
+  }
+
   async #send(mail: Selectable<MailOutboxTable>): Promise<void> {
     try {
       await this.#transport.send({ to: mail.recipient, subject: mail.subject, text: mail.text_body, html: mail.html_body });
@@ -153,7 +189,7 @@ export class MailSender {
       const backoff = Math.min(this.#maxBackoffMs, this.#firstBackoffMs * 2 ** (mail.attempts - 1));
       await this.#db
         .updateTable('mail_outbox')
-        .set({ claimed_until: null, last_error: describe(error), ...(gaveUp ? { failed_at: now } : { next_attempt_at: new Date(now.getTime() + backoff) }) })
+        .set({ claimed_until: null, last_error: describe(error), ...(gaveUp ? { failed_at: now, ...NO_BODY } : { next_attempt_at: new Date(now.getTime() + backoff) }) })
         .where('id', '=', mail.id)
         .execute();
       this.#observer?.mailFailed(gaveUp ? 'gave_up' : 'retry');
@@ -162,10 +198,13 @@ export class MailSender {
       else this.#log.warn({ ...details, retryInMs: backoff }, 'mail: not sent; will retry');
       return;
     }
-    await this.#db.updateTable('mail_outbox').set({ sent_at: this.#clock(), claimed_until: null, last_error: null }).where('id', '=', mail.id).execute();
+    await this.#db.updateTable('mail_outbox').set({ sent_at: this.#clock(), claimed_until: null, last_error: null, ...NO_BODY }).where('id', '=', mail.id).execute();
     this.#observer?.mailSent();
   }
 }
+
+/** A mail's words are not kept once it has gone (or never will): an account link in them works until it expires. */
+const NO_BODY = { text_body: '', html_body: '' };
 
 function describe(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 1000);

@@ -24,6 +24,12 @@ export interface MailSettings {
   readonly smtpUrl?: string | undefined;
   /** The From header (MAIL_FROM). */
   readonly from: string;
+  /**
+   * Without SMTP_URL: log each mail's links whole, one-time tokens included, so that a newcomer on
+   * the embedded default follows a reset link from the terminal. Elsewhere the log keeps links
+   * without their fragment (the .eml file has them).
+   */
+  readonly logWholeLinks?: boolean | undefined;
 }
 
 export const DEFAULT_MAIL_FROM = 'Provenance <no-reply@provenance.invalid>';
@@ -31,7 +37,7 @@ export const DEFAULT_MAIL_FROM = 'Provenance <no-reply@provenance.invalid>';
 /** SMTP when SMTP_URL is set; otherwise each message as an .eml file under `dataDir/mail`, its subject and links logged. */
 export function createMailTransport(settings: MailSettings, dataDir: string, log: Logger): MailTransport {
   if (settings.smtpUrl) return smtpTransport(settings.smtpUrl, settings.from);
-  return fileTransport(join(dataDir, 'mail'), settings.from, log);
+  return fileTransport(join(dataDir, 'mail'), settings.from, log, settings.logWholeLinks ?? false);
 }
 
 function smtpTransport(smtpUrl: string, from: string): MailTransport {
@@ -47,7 +53,7 @@ function smtpTransport(smtpUrl: string, from: string): MailTransport {
   };
 }
 
-function fileTransport(folder: string, from: string, log: Logger): MailTransport {
+function fileTransport(folder: string, from: string, log: Logger, logWholeLinks: boolean): MailTransport {
   // nodemailer builds the whole RFC 5322 message (both parts, encoded headers); this keeps it as a file.
   const transporter = createTransport({ streamTransport: true, buffer: true, newline: 'unix' }, { from });
   return {
@@ -57,13 +63,14 @@ function fileTransport(folder: string, from: string, log: Logger): MailTransport
       await mkdir(folder, { recursive: true });
       const file = join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       await writeFile(file, info.message as Buffer);
-      log.info({ to: mail.to, subject: mail.subject, links: linksIn(mail.text), file }, 'mail written (no SMTP_URL)');
+      const links = linksIn(mail.text).map((link) => (logWholeLinks ? link : link.replace(/#.*$/, '#…')));
+      log.info({ to: mail.to, subject: mail.subject, links, file }, 'mail written (no SMTP_URL)');
     },
     close: () => transporter.close(),
   };
 }
 
 /** The links in a plain-text mail: what a newcomer without a mail server needs from it. */
-export function linksIn(text: string): string[] {
+function linksIn(text: string): string[] {
   return text.match(/https?:\/\/\S+/g) ?? [];
 }

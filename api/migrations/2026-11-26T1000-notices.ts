@@ -85,6 +85,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error', 'text')
     .execute();
   await sql`create index mail_outbox_due on mail_outbox (next_attempt_at) where sent_at is null and failed_at is null`.execute(db);
+  // GET /api/admin/mail lists by status, newest first.
+  await db.schema.createIndex('mail_outbox_created').on('mail_outbox').columns(['created_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { digest } from '../accounts/digest';
 import type { Kysely, Selectable } from 'kysely';
 import { loadStream } from '../../engine/application/command-handler';
 import { evolveListing, initialListingState, listingStreamId, type Actor, type ListingState } from '../../engine/domain';
@@ -52,7 +53,7 @@ export async function createBindingLink(
     .insertInto('nfc_binding_links')
     .values({
       id: randomUUID(),
-      token_hash: hashToken(token),
+      token_hash: digest(token),
       listing_id: link.listingId,
       created_by: link.createdBy,
       created_at: link.now,
@@ -66,7 +67,7 @@ export async function createBindingLink(
 
 /** The link the token opens, if it may still be used at `now`: 404 unknown, 410 used or expired. */
 export async function requireUsableLink(db: Kysely<Database>, token: string, now: Date): Promise<BindingLinkRow> {
-  const link = await db.selectFrom('nfc_binding_links').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const link = await db.selectFrom('nfc_binding_links').selectAll().where('token_hash', '=', digest(token)).executeTakeFirst();
   if (!link) throw new HttpError(404, 'Binding link not found', 'BINDING_LINK_NOT_FOUND');
   if (link.used_at !== null) throw linkUsed();
   if (link.expires_at.getTime() <= now.getTime()) throw new HttpError(410, 'This binding link has expired', 'BINDING_LINK_EXPIRED');
@@ -104,8 +105,4 @@ export function linkCorrelationId(link: BindingLinkRow): string {
 
 function linkUsed(): HttpError {
   return new HttpError(410, 'This binding link has already been used', 'BINDING_LINK_USED');
-}
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -1,15 +1,17 @@
-import { sql as rawSql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from '../../engine/application/logger';
 import type { SqlClient } from '../../engine/postgres/sql-client';
 import type { ServerMessage } from '../contracts/live';
 import type { Database } from '../database';
 import { presentNotification } from './presenters';
 import { NOTICES_CHANNEL } from './record';
+import { unreadCounts } from './unread';
 
 /** The sockets of signed-in users, as the live hub keeps them. */
 export interface UserSockets {
   /** Users with at least one authenticated socket on this process. */
   signedInUsers(): string[];
+  isSignedIn(userId: string): boolean;
   sendToUser(userId: string, message: ServerMessage): void;
 }
 
@@ -33,11 +35,12 @@ export class NoticeFeed {
   readonly #log: Logger;
   #sockets: UserSockets | undefined;
   #lastSequence = 0;
-  /** Notices already sent, by id, with their sequence: those within LOOK_BACK of the last. */
+  /**
+   * Notices already sent, or already there when their user's socket signed in (not news to it), by
+   * id, with their sequence: those within LOOK_BACK of the last.
+   */
   readonly #sent = new Map<string, number>();
   readonly #sentCounts = new Map<string, number>();
-  /** Per user, the last notice that existed when their socket signed in: older ones are not news to it. */
-  readonly #floors = new Map<string, number>();
   #unlisten: (() => Promise<void>) | undefined;
   #running: Promise<void> | undefined;
   #again = false;
@@ -64,17 +67,21 @@ export class NoticeFeed {
 
   /** The unread count of a user, as a socket is told when it signs in. */
   async unreadCount(userId: string): Promise<number> {
-    const [counts, last] = await Promise.all([this.#unreadCounts([userId]), this.#maxSequence()]);
+    const [counts, known] = await Promise.all([
+      unreadCounts(this.#db, [userId]),
+      this.#db.selectFrom('notifications').select(['id', 'sequence']).where('recipient_id', '=', userId).where('sequence', '>', this.#lastSequence - LOOK_BACK).execute(),
+    ]);
     const count = counts.get(userId) ?? 0;
+    // Gone meanwhile: nothing to remember for it.
+    if (!this.#sockets?.isSignedIn(userId)) return count;
+    for (const notice of known) this.#sent.set(notice.id, Number(notice.sequence));
     this.#sentCounts.set(userId, count);
-    if (!this.#floors.has(userId)) this.#floors.set(userId, last);
     return count;
   }
 
   /** A user's last socket here has gone: their count is not followed any more. */
   forget(userId: string): void {
     this.#sentCounts.delete(userId);
-    this.#floors.delete(userId);
   }
 
   async #maxSequence(): Promise<number> {
@@ -102,18 +109,19 @@ export class NoticeFeed {
   async #deliver(): Promise<void> {
     const sockets = this.#sockets;
     if (!sockets) return;
-    const users = sockets.signedInUsers();
+    // A socket still signing in is left out until its user's notices so far are known (unreadCount).
+    const users = sockets.signedInUsers().filter((user) => this.#sentCounts.has(user));
     const since = this.#lastSequence - LOOK_BACK;
     this.#lastSequence = Math.max(this.#lastSequence, await this.#maxSequence());
     for (let start = 0; start < users.length; start += USERS_PER_QUERY) {
       const slice = users.slice(start, start + USERS_PER_QUERY);
       const [fresh, counts] = await Promise.all([
         this.#db.selectFrom('notifications').selectAll().where('sequence', '>', since).where('recipient_id', 'in', slice).orderBy('sequence').execute(),
-        this.#unreadCounts(slice),
+        unreadCounts(this.#db, slice),
       ]);
       const told = new Set<string>();
       for (const row of fresh) {
-        if (this.#sent.has(row.id) || Number(row.sequence) <= (this.#floors.get(row.recipient_id) ?? Infinity)) continue;
+        if (this.#sent.has(row.id)) continue;
         this.#sent.set(row.id, Number(row.sequence));
         const unreadCount = counts.get(row.recipient_id) ?? 0;
         sockets.sendToUser(row.recipient_id, { type: 'notification', notification: presentNotification(row), unreadCount });
@@ -128,16 +136,5 @@ export class NoticeFeed {
       }
     }
     for (const [id, sequence] of this.#sent) if (sequence <= this.#lastSequence - LOOK_BACK) this.#sent.delete(id);
-  }
-
-  async #unreadCounts(users: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.#db
-      .selectFrom('notifications')
-      .select(['recipient_id', rawSql<string | number>`count(*)`.as('unread')])
-      .where('recipient_id', 'in', users)
-      .where('read_at', 'is', null)
-      .groupBy('recipient_id')
-      .execute();
-    return new Map(rows.map((row) => [row.recipient_id, Number(row.unread)]));
   }
 }

@@ -9,7 +9,7 @@ import type { AppLinks } from '../mail/links';
 import { mailLotNotices, recordNotices, type NewNotice } from './record';
 import { lotNoticeText, lotPath } from './wording';
 
-/** OUTBID mail about one lot reaches a person at most once per this long; every outbid is still a notice in the app. */
+/** OUTBID mail about one lot reaches a person at most once in each window of this long (by the bid's time); every outbid is still a notice in the app. */
 export const OUTBID_MAIL_INTERVAL_MS = 10 * 60_000;
 
 /** How often each process looks for lots entering their last hour. */
@@ -26,6 +26,11 @@ interface AuctionView {
   listingId: string;
   leaderId: string | null;
   changed: boolean;
+  /**
+   * Taken from the read models (an auction scheduled before the notifier first ran), which may be
+   * ahead of or behind this batch: its leader is not known for sure until the next bid says.
+   */
+  seeded: boolean;
 }
 
 interface Draft {
@@ -138,7 +143,7 @@ export class Notifier {
     for (const event of auctionEvents) {
       const { auctionId } = event.data;
       if (event.type === 'AuctionScheduled') {
-        views.set(auctionId, { listingId: event.data.listingId, leaderId: null, changed: true });
+        views.set(auctionId, { listingId: event.data.listingId, leaderId: null, changed: true, seeded: false });
         continue;
       }
       const view = views.get(auctionId);
@@ -148,10 +153,12 @@ export class Notifier {
         for (const notice of auctionNotices(event, { leaderBefore: view.leaderId, bidders })) drafts.push({ notice, event });
         continue;
       }
-      for (const notice of auctionNotices(event, { leaderBefore: view.leaderId, bidders: [] })) drafts.push({ notice, event });
+      // An uncertain leader outbids nobody: better no notice than a wrong one.
+      if (!view.seeded) for (const notice of auctionNotices(event, { leaderBefore: view.leaderId, bidders: [] })) drafts.push({ notice, event });
       if (event.type === 'BidPlaced' || event.type === 'MaximumBidRaised' || event.type === 'BidRetracted') {
         view.leaderId = event.data.standing.leaderId;
         view.changed = true;
+        view.seeded = false;
       }
       if (event.type === 'BidPlaced' || event.type === 'MaximumBidRaised') {
         let set = newBidders.get(auctionId);
@@ -169,16 +176,18 @@ export class Notifier {
 
   /**
    * The notifier's view of the batch's auctions. An auction scheduled before the notifier first
-   * ran (it starts at the end of the log) is taken from the read models once, bidders included.
+   * ran (it starts at the end of the log) is taken from the read models once, bidders included:
+   * they may stand at another point of the log, so its first bid here outbids nobody, and a bidder
+   * the read models had not shown yet may miss a LOST at its close (only while rolling out).
    */
   async #views(trx: Transaction<Database>, events: readonly AuctionEvent[]): Promise<Map<string, AuctionView>> {
     const ids = [...new Set(events.map((event) => event.data.auctionId))];
     const rows = await trx.selectFrom('notifier_auctions').selectAll().where('auction_id', 'in', ids).execute();
-    const views = new Map<string, AuctionView>(rows.map((row) => [row.auction_id, { listingId: row.listing_id, leaderId: row.leader_id, changed: false }]));
+    const views = new Map<string, AuctionView>(rows.map((row) => [row.auction_id, { listingId: row.listing_id, leaderId: row.leader_id, changed: false, seeded: false }]));
     const unknown = ids.filter((id) => !views.has(id));
     if (unknown.length === 0) return views;
     const known = await trx.selectFrom('auctions').select(['id', 'listing_id', 'leader_id']).where('id', 'in', unknown).execute();
-    for (const auction of known) views.set(auction.id, { listingId: auction.listing_id, leaderId: auction.leader_id, changed: true });
+    for (const auction of known) views.set(auction.id, { listingId: auction.listing_id, leaderId: auction.leader_id, changed: true, seeded: true });
     if (known.length > 0) {
       await trx
         .insertInto('notifier_bidders')
@@ -227,7 +236,7 @@ export class Notifier {
       } else {
         const standing = 'standing' in event.data ? event.data.standing : null;
         text = lotNoticeText('OUTBID', { title, priceCents: standing?.price ?? null });
-        // One outbid mail per lot and person per interval: a bidding war is not a stream of mail.
+        // One outbid mail per lot and person in each 10-minute window: a bidding war is not a stream of mail.
         const placedAt = 'placedAt' in event.data ? new Date(event.data.placedAt).getTime() : 0;
         mailCause = `mail:OUTBID:${auctionId}:${notice.recipientId}:${Math.floor(placedAt / OUTBID_MAIL_INTERVAL_MS)}`;
       }

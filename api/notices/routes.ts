@@ -5,15 +5,13 @@ import { markReadRequestSchema, notificationsPageSchema, notificationsQuerySchem
 import type { AppDependencies } from '../dependencies';
 import { presentNotification } from './presenters';
 import { NOTICES_CHANNEL } from './record';
+import { unreadCounts } from './unread';
 
 /** The signed-in user's notices (/api/v1/users/me/notifications): read them, newest first, and mark them read. */
 export const notificationRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async (app, { deps }) => {
   const { db } = deps;
 
-  const unreadCountOf = async (userId: string) => {
-    const row = await db.selectFrom('notifications').select(sql<string | number>`count(*)`.as('n')).where('recipient_id', '=', userId).where('read_at', 'is', null).executeTakeFirstOrThrow();
-    return Number(row.n);
-  };
+  const unreadCountOf = async (userId: string) => (await unreadCounts(db, [userId])).get(userId) ?? 0;
 
   app.get(
     '/api/v1/users/me/notifications',

@@ -161,6 +161,47 @@ describe.each(API_BACKENDS)('accounts people can recover, over real SMTP (%s)', 
     expect(profile.body).toMatchObject({ email: newEmail, emailVerified: true, pendingEmail: null });
   });
 
+  it('tells the current address of an email change at once; a new password cancels the change', async () => {
+    const { email, tokens } = await register();
+    const userId = userIdOf(tokens.accessToken);
+    const thief = uniqueEmail();
+    expect((await api.call('PUT', `/api/v1/users/${userId}/email`, { token: tokens.accessToken, body: { newEmail: thief } })).status).toBe(202);
+    const warning = await smtp.waitFor(email, /Someone asked to change your Provenance email address/);
+    expect(warning.text).toContain(thief);
+    const change = await smtp.waitFor(thief, /Confirm your new email address/);
+
+    // The owner resets the password: every session ends, and with them the change asked for.
+    await api.call('POST', '/api/auth/password/forgot', { body: { email } });
+    const reset = await smtp.waitFor(email, /Reset your Provenance password/);
+    expect((await api.call('POST', '/api/auth/password/reset', { body: { token: tokenOf(reset.links.find((l) => l.includes('#token='))!), newPassword: NEW_PASSWORD } })).status).toBe(204);
+    const refused = await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(change.links.find((l) => l.includes('#token='))!) } });
+    expect(refused.status).toBe(400);
+    expect((await signIn(email, NEW_PASSWORD)).status).toBe(200);
+    expect((await signIn(thief, NEW_PASSWORD)).status).toBe(401);
+  });
+
+  it('a reset link mailed to the old address stops working once the address changes', async () => {
+    const { email, tokens } = await register();
+    const userId = userIdOf(tokens.accessToken);
+    await api.call('POST', '/api/auth/password/forgot', { body: { email } });
+    const reset = await smtp.waitFor(email, /Reset your Provenance password/);
+    const newEmail = uniqueEmail();
+    await api.call('PUT', `/api/v1/users/${userId}/email`, { token: tokens.accessToken, body: { newEmail } });
+    const change = await smtp.waitFor(newEmail, /Confirm your new email address/);
+    expect((await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(change.links.find((l) => l.includes('#token='))!) } })).status).toBe(204);
+    const stale = await api.call('POST', '/api/auth/password/reset', { body: { token: tokenOf(reset.links.find((l) => l.includes('#token='))!), newPassword: NEW_PASSWORD } });
+    expect(stale.status).toBe(400);
+    expect((await signIn(newEmail, PASSWORD)).status).toBe(200);
+  });
+
+  it('keeps no mail words once sent: a link in them would work until it expires', async () => {
+    const { email } = await register();
+    await smtp.waitFor(email, /Confirm your email address/);
+    await expect
+      .poll(async () => api.deps.db.selectFrom('mail_outbox').select(['text_body', 'html_body', 'sent_at']).where('recipient', '=', email).executeTakeFirstOrThrow())
+      .toMatchObject({ text_body: '', html_body: '', sent_at: expect.anything() });
+  });
+
   it('mail preferences are saved and returned', async () => {
     const { tokens } = await register();
     const userId = userIdOf(tokens.accessToken);
@@ -190,5 +231,47 @@ describe.each(API_BACKENDS)('accounts people can recover, over real SMTP (%s)', 
     } finally {
       smtp.failing = false;
     }
+  });
+});
+
+describe.each(API_BACKENDS)('mail that cannot be sent, and the per-client limit (%s)', (backend) => {
+  let api: TestApi;
+  let smtp: TestSmtpServer;
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    smtp.failing = true;
+    api = await startTestApi(backend, {
+      services: { mail: { smtpUrl: smtp.url, from: 'Provenance <no-reply@provenance.test>', pollMs: 100, maxAttempts: 2, firstBackoffMs: 50 } },
+      rateLimits: { accountMail: { max: 3, windowMs: 60_000 } },
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await smtp?.close();
+  });
+
+  it('gives up after the last attempt and shows it to admins at GET /api/admin/mail, with the error; never to a buyer', async () => {
+    const email = `undeliverable-${Date.now().toString(36)}@example.com`;
+    expect((await api.call('POST', '/api/auth/register', { body: { firstName: 'Una', lastName: 'Sent', email, password: PASSWORD } })).status).toBe(201);
+    const admin = await api.signUp('ADMIN');
+    const failed = async () => (await api.call('GET', '/api/admin/mail?status=FAILED', { token: admin.tokens.accessToken })).body;
+    await expect.poll(async () => (await failed()).content.map((mail: { recipient: string }) => mail.recipient), { timeout: 10_000 }).toContain(email);
+    const mail = (await failed()).content.find((candidate: { recipient: string }) => candidate.recipient === email);
+    expect(mail).toMatchObject({ status: 'FAILED', attempts: 2, subject: 'Confirm your email address for Provenance', nextAttemptAt: null, sentAt: null });
+    expect(mail.lastError).toMatch(/451/);
+    expect((await failed()).counts.failed).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(await failed())).not.toContain('#token=');
+    const buyer = await api.signUp();
+    expect((await api.call('GET', '/api/admin/mail', { token: buyer.tokens.accessToken })).status).toBe(403);
+    expect((await api.call('GET', '/api/admin/mail')).status).toBe(401);
+  });
+
+  it('holds one client to RATE_LIMIT_ACCOUNT_MAIL, whichever addresses it asks about', async () => {
+    const statuses = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      statuses.push((await api.call('POST', '/api/auth/password/forgot', { body: { email: `client-limit-${attempt}@example.com` } })).status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
   });
 });

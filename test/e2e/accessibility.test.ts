@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Auction } from '../../api/contracts/auctions';
 import type { Listing } from '../../api/contracts/listings';
 import { publishListings } from './admin-api';
-import { accessibilityViolations, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot, signInAsAdmin } from './browser';
+import { accessibilityViolations, signInOnLoginPage, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot, signInAsAdmin } from './browser';
 
 /**
  * Every screen, as its users reach it, scanned by axe-core against WCAG 2.2 AA at desktop and
@@ -14,17 +14,6 @@ const WIDTHS = [
   ['desktop', DESKTOP],
   ['phone', PHONE],
 ] as const;
-
-
-
-async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto('/login');
-  const form = page.getByRole('form', { name: 'Sign in form' });
-  await form.getByLabel('Email').fill(account.email);
-  await form.getByLabel('Password', { exact: true }).fill(account.password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/dashboard');
-}
 
 describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths', () => {
   let browser: Browser;
@@ -104,7 +93,7 @@ describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths
     it(`a buyer, ${width}: the listing they lead, dashboard, profile, account settings, notifications, followed items`, async () => {
       const context = await newContext(browser, viewport);
       const page = await context.newPage();
-      await signIn(page, buyer);
+      await signInOnLoginPage(page, buyer);
       await page.getByRole('list', { name: 'Your recent bids' }).waitFor();
       // A new account has not confirmed its address yet: the banner says so.
       await page.getByRole('button', { name: 'Resend the link' }).waitFor();

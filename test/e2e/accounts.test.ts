@@ -28,7 +28,8 @@ async function registerAccount(firstName = 'Casey', lastName = 'Collector'): Pro
   return { email, password, firstName, lastName, accessToken: body.accessToken };
 }
 
-async function signInOnLoginPage(page: Page, email: string, password: string): Promise<void> {
+/** Fills and sends the sign-in form of the page already open; where it leads is for the test to check. */
+async function submitSignInForm(page: Page, email: string, password: string): Promise<void> {
   const form = page.getByRole('form', { name: 'Sign in form' });
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Password', { exact: true }).fill(password);
@@ -119,9 +120,9 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     const page = await context.newPage();
     await page.goto('/dashboard');
     await page.waitForURL('**/login');
-    await signInOnLoginPage(page, account.email, 'Wrong-password1!');
+    await submitSignInForm(page, account.email, 'Wrong-password1!');
     await page.getByText('Invalid email or password').waitFor();
-    await signInOnLoginPage(page, account.email, account.password);
+    await submitSignInForm(page, account.email, account.password);
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Welcome back, Dana Returner' }).waitFor();
     await context.close();
@@ -188,7 +189,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto('/login');
-    await signInOnLoginPage(page, account.email, account.password);
+    await submitSignInForm(page, account.email, account.password);
     await page.waitForURL('**/dashboard');
     await page.getByRole('banner').getByRole('button', { name: 'Pat' }).click();
     await page.getByRole('menuitem', { name: 'Your Profile' }).click();
@@ -205,7 +206,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     await editor.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Edit Profile' }).waitFor();
     expect(await page.getByText('Changed', { exact: true }).count()).toBe(0);
-    await page.getByText('Pat', { exact: true }).waitFor();
+    await page.getByRole('tabpanel', { name: 'Profile Information' }).getByText('Pat', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     expect(await editor.getByLabel('First name').inputValue()).toBe('Pat');
@@ -217,7 +218,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     await page.getByRole('banner').getByRole('button', { name: 'Patricia' }).waitFor();
 
     await page.reload();
-    await page.getByText('Patricia', { exact: true }).waitFor();
+    await page.getByRole('tabpanel', { name: 'Profile Information' }).getByText('Patricia', { exact: true }).waitFor();
     await page.getByText('+1 555 010 2030').waitFor();
     await context.close();
   });
@@ -227,7 +228,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto('/login');
-    await signInOnLoginPage(page, account.email, account.password);
+    await submitSignInForm(page, account.email, account.password);
     await page.waitForURL('**/dashboard');
     await page.goto('/account/settings');
     await page.getByRole('tab', { name: 'Security & Privacy' }).click();
@@ -256,7 +257,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1500);
     await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
 
-    await signInOnLoginPage(page, account.email, newPassword);
+    await submitSignInForm(page, account.email, newPassword);
     await page.waitForURL('**/dashboard');
     await context.close();
   });
@@ -270,7 +271,7 @@ describe('accounts: registration, sign-in, dashboard, profile, admin', () => {
     const context = await newContext(browser, DESKTOP);
     const page = await context.newPage();
     await page.goto('/login');
-    await signInOnLoginPage(page, account.email, account.password);
+    await submitSignInForm(page, account.email, account.password);
     await page.waitForURL('**/dashboard');
     const activity = page.getByRole('list', { name: 'Your recent bids' });
     await activity.getByRole('link', { name: auction.title }).waitFor();

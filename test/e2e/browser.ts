@@ -86,6 +86,16 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(await accessibilityViolations(page), `${screen} at ${page.viewportSize()?.width} px`).toEqual([]);
 }
 
+/** A buyer, signed in through /login, on the dashboard. */
+export async function signInOnLoginPage(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  const form = page.getByRole('form', { name: 'Sign in form' });
+  await form.getByLabel('Email').fill(account.email);
+  await form.getByLabel('Password', { exact: true }).fill(account.password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
 /** The demo admin, signed in through /admin/login, on the dashboard. */
 export async function signInAsAdmin(page: Page): Promise<void> {
   await page.goto('/admin/login');

@@ -5,7 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Banner } from '../../components/Banner';
 import { FormField } from '../../components/FormField';
-import { PasswordRulesList } from '../../components/PasswordRulesList';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { Spinner } from '../../components/Spinner';
 import type { UserProfile } from '../../../../api/contracts/accounts';
 import { useAuth, useAuthActions } from '../../lib/auth/session';
@@ -288,15 +288,11 @@ function PasswordChangeEditor({ saving, onSubmit, onCancel }: { saving: boolean;
   return (
     <form onSubmit={handleSubmit(({ currentPassword, newPassword }) => onSubmit(currentPassword, newPassword))} noValidate aria-label="Change password">
       <FormField label="Current password" type="password" autoComplete="current-password" registration={register('currentPassword')} error={formState.errors.currentPassword?.message} />
-      <FormField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        registration={register('newPassword')}
-        error={formState.errors.newPassword?.message}
-        hint={<PasswordRulesList password={newPassword} />}
+      <NewPasswordFields
+        password={newPassword}
+        registration={{ newPassword: register('newPassword'), confirmPassword: register('confirmPassword') }}
+        errors={{ newPassword: formState.errors.newPassword?.message, confirmPassword: formState.errors.confirmPassword?.message }}
       />
-      <FormField label="Confirm new password" type="password" autoComplete="new-password" registration={register('confirmPassword')} error={formState.errors.confirmPassword?.message} />
       <FormActions saving={saving} label="Update Password" savingLabel="Updating…" onCancel={onCancel} />
     </form>
   );

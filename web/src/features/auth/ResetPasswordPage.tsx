@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Banner } from '../../components/Banner';
-import { FormField } from '../../components/FormField';
-import { PasswordRulesList } from '../../components/PasswordRulesList';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth, useAuthActions } from '../../lib/auth/session';
 import { resetPassword } from './account-links';
@@ -67,15 +66,11 @@ export function ResetPasswordPage() {
     >
       <form onSubmit={submit} noValidate aria-label="Reset password form">
         {failure && <Banner kind="error">{failure}</Banner>}
-        <FormField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          registration={register('newPassword')}
-          error={formState.errors.newPassword?.message}
-          hint={<PasswordRulesList password={newPassword} />}
+        <NewPasswordFields
+          password={newPassword}
+          registration={{ newPassword: register('newPassword'), confirmPassword: register('confirmPassword') }}
+          errors={{ newPassword: formState.errors.newPassword?.message, confirmPassword: formState.errors.confirmPassword?.message }}
         />
-        <FormField label="Confirm new password" type="password" autoComplete="new-password" registration={register('confirmPassword')} error={formState.errors.confirmPassword?.message} />
         <button type="submit" className="button button--primary button--block" disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Resetting…' : 'Reset password'}
         </button>
