@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_ANSWER } from '../../api/contracts/accounts';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
@@ -273,5 +276,31 @@ describe.each(API_BACKENDS)('mail that cannot be sent, and the per-client limit 
       statuses.push((await api.call('POST', '/api/auth/password/forgot', { body: { email: `client-limit-${attempt}@example.com` } })).status);
     }
     expect(statuses).toEqual([202, 202, 202, 429]);
+  });
+});
+
+describe('without SMTP_URL, mail as .eml files under DATA_DIR/mail (PGlite)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi('PGlite');
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('writes each mail, both parts, as a file a mail program opens, with its working link', async () => {
+    const email = `eml-${Date.now().toString(36)}@example.com`;
+    const registered = await api.call('POST', '/api/auth/register', { body: { firstName: 'Eve', lastName: 'Eml', email, password: PASSWORD } });
+    expect(registered.status).toBe(201);
+    const folder = join(api.deps.dataDir, 'mail');
+    let files: string[] = [];
+    await expect.poll(async () => (files = (await readdir(folder).catch(() => [])).filter((name) => name.endsWith('.eml'))).length, { timeout: 10_000 }).toBe(1);
+    const mail = await simpleParser(await readFile(join(folder, files[0]!)));
+    expect(mail.subject).toBe('Confirm your email address for Provenance');
+    expect([mail.to].flat().flatMap((to) => to?.value.map((entry) => entry.address))).toEqual([email]);
+    expect(mail.html).toContain('Confirm my email address');
+    const link = (mail.text ?? '').match(/https?:\/\/\S+#token=\S+/)![0];
+    expect(link.startsWith(`${api.url}/verify-email#token=`)).toBe(true);
+    expect((await api.call('POST', '/api/auth/email/verify', { body: { token: tokenOf(link) } })).status).toBe(204);
   });
 });

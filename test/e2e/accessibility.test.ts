@@ -101,10 +101,10 @@ describe('every screen passes axe-core (WCAG 2.2 AA) at desktop and phone widths
       await screenshot(page, `dashboard-unverified-${width}`);
 
       await page.goto('/notifications');
-      await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+      await page.getByRole('heading', { name: 'Notifications', exact: true }).waitFor();
       await expectAccessible(page, 'notifications');
       await page.goto('/following-login');
-      await page.getByRole('heading', { name: 'Followed items' }).waitFor();
+      await page.getByRole('heading', { name: 'Followed items', exact: true }).waitFor();
       await expectAccessible(page, 'followed items, signed in');
 
       await page.goto(`/marketplace/${listing.slug}`);
