@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../api/config';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
-import { freePort, waitForHealth } from '../support/processes';
+import { freePort, processGroupGone, waitForHealth } from '../support/processes';
 
 describe.each(API_BACKENDS)('the API on %s', (backend) => {
   let api: TestApi;
@@ -88,6 +88,7 @@ describe('npm start', () => {
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
+      await processGroupGone(child.pid!);
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 180_000);

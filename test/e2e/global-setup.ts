@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
+import { processGroupGone } from '../support/processes';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -75,5 +76,7 @@ async function stop(product: ChildProcess): Promise<void> {
   process.kill(-product.pid, 'SIGTERM');
   const timeout = setTimeout(() => product.pid !== undefined && process.kill(-product.pid, 'SIGKILL'), 10_000);
   await exited;
+  // npm is gone; the server it started may still be writing its last files under DATA_DIR.
+  await processGroupGone(product.pid);
   clearTimeout(timeout);
 }

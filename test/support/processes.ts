@@ -20,6 +20,23 @@ export async function waitForHealth(url: string, timeoutMs: number, output: () =
 }
 
 /**
+ * Resolves once no process of the group led by `pid` is left. `npm start` exits on SIGTERM before
+ * the server it started has finished shutting down (and written its last files): wait for both.
+ */
+export async function processGroupGone(pid: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return; // ESRCH: none left
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${pid} still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * The environment an operator's shell would give: the embedded default (no DATABASE_URL, no
  * EVENTSTORE_URL, no HOST) plus `settings`.
  */
