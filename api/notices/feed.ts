@@ -111,6 +111,8 @@ export class NoticeFeed {
     if (!sockets) return;
     // A socket still signing in is left out until its user's notices so far are known (unreadCount).
     const users = sockets.signedInUsers().filter((user) => this.#sentCounts.has(user));
+    // Nobody to tell here: no query. (The next look reaches back past what it skips; what was sent is skipped by id.)
+    if (users.length === 0) return;
     const since = this.#lastSequence - LOOK_BACK;
     this.#lastSequence = Math.max(this.#lastSequence, await this.#maxSequence());
     for (let start = 0; start < users.length; start += USERS_PER_QUERY) {

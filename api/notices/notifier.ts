@@ -118,9 +118,16 @@ export class Notifier {
       this.#db.selectFrom('watchlist').select(['user_id as userId', 'listing_id as key']).where('listing_id', 'in', lots.map((lot) => lot.listingId)).execute(),
       this.#db.selectFrom('bids').select(['bidder_id as userId', 'auction_id as key']).distinct().where('auction_id', 'in', lots.map((lot) => lot.auctionId)).execute(),
     ]);
+    const peopleOf = (rows: ReadonlyArray<{ userId: string; key: string }>) => {
+      const byKey = new Map<string, string[]>();
+      for (const row of rows) byKey.set(row.key, [...(byKey.get(row.key) ?? []), row.userId]);
+      return byKey;
+    };
+    const followersOf = peopleOf(followers);
+    const biddersOf = peopleOf(bidders);
     const notices: NewNotice[] = [];
     for (const lot of lots) {
-      const people = new Set([...followers.filter((row) => row.key === lot.listingId), ...bidders.filter((row) => row.key === lot.auctionId)].map((row) => row.userId));
+      const people = new Set([...(followersOf.get(lot.listingId) ?? []), ...(biddersOf.get(lot.auctionId) ?? [])]);
       const text = lotNoticeText('ENDING_SOON', { title: lot.title, priceCents: Number(lot.price), endsAt: new Date(lot.endsAt) });
       for (const person of people) {
         notices.push({ recipientId: person, kind: 'ENDING_SOON', listingId: lot.listingId, auctionId: lot.auctionId, ...text, link: lotPath(lot.slug, lot.listingId), cause: `ENDING_SOON:${lot.auctionId}:${person}` });

@@ -82,9 +82,10 @@ export const watchlistRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> =
       const userId = request.actor!.userId;
       const listing = await db.selectFrom('listings').select('id').where('id', '=', request.params.listingId).where('status', 'in', PUBLIC_LISTING_STATUSES).executeTakeFirst();
       if (!listing) throw new HttpError(404, 'Listing not found', 'LISTING_NOT_FOUND');
-      const count = await db.selectFrom('watchlist').select(sql<string | number>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
       const already = await db.selectFrom('watchlist').select('listing_id').where('user_id', '=', userId).where('listing_id', '=', listing.id).executeTakeFirst();
-      if (!already && Number(count.n) >= MAX_WATCHLIST_ITEMS) {
+      if (already) return reply.code(204).send(null);
+      const count = await db.selectFrom('watchlist').select(sql<string | number>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+      if (Number(count.n) >= MAX_WATCHLIST_ITEMS) {
         throw new HttpError(409, `You follow ${MAX_WATCHLIST_ITEMS} listings already: remove some to follow more`, 'WATCHLIST_FULL');
       }
       await db
