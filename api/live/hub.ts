@@ -63,11 +63,8 @@ export interface SocketSignIn {
   signedOut(userId: string): void;
 }
 
-interface SignedIn {
-  readonly userId: string;
-  readonly expiresAt: Date;
-  isCurrent(): Promise<boolean>;
-}
+/** A socket's user, as its token said when checked. */
+type SignedIn = NonNullable<Awaited<ReturnType<SocketSignIn['verify']>>>;
 
 interface Client {
   readonly socket: WebSocket;
