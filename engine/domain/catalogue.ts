@@ -4,18 +4,19 @@ import { listingEventSchema } from './listing/listing';
 import { listingSlugClaimedSchema } from './listing/slug-claim';
 import { nfcClaimCodeReservedSchema } from './nfc-tag/claim-code';
 import { nfcTagEventSchema } from './nfc-tag/nfc-tag';
+import { orderEventSchema } from './order/messages';
 import { eventMetadataSchema } from './shared/messages';
 
 /**
  * Every stream this product writes starts with one of these (the engine's *StreamId functions).
  * On a log others write to as well (KurrentDB's $all), this product reads only these streams.
  */
-export const PRODUCT_STREAM_PREFIXES: readonly string[] = ['auction-', 'auction_rejections-', 'listing-', 'listing_slug-', 'nfc_tag-', 'nfc_claim_code-'];
+export const PRODUCT_STREAM_PREFIXES: readonly string[] = ['auction-', 'auction_rejections-', 'listing-', 'listing_slug-', 'nfc_tag-', 'nfc_claim_code-', 'order-'];
 
 type EventSchema = z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>;
 type EventUnion = { readonly options: readonly EventSchema[] };
 
-const eventSchemas: ReadonlyArray<EventSchema | EventUnion> = [auctionEventSchema, listingEventSchema, nfcTagEventSchema, bidRejectedSchema, listingSlugClaimedSchema, nfcClaimCodeReservedSchema];
+const eventSchemas: ReadonlyArray<EventSchema | EventUnion> = [auctionEventSchema, listingEventSchema, nfcTagEventSchema, bidRejectedSchema, listingSlugClaimedSchema, nfcClaimCodeReservedSchema, orderEventSchema];
 
 /** The shape of the data of every event the engine decides, by type. */
 const dataSchemas: ReadonlyMap<string, z.ZodType> = new Map(

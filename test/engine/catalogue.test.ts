@@ -6,6 +6,7 @@ import {
   listingSlugStreamId,
   listingStreamId,
   nfcTagStreamId,
+  orderStreamId,
   PRODUCT_EVENT_TYPES,
   PRODUCT_STREAM_PREFIXES,
 } from '../../engine/domain';
@@ -15,12 +16,12 @@ const METADATA = { actorId: 'admin-1', actorRoles: ['ADMIN'], occurredAt: '2026-
 
 describe("the product's events", () => {
   it('name a prefix for every stream the engine writes', () => {
-    const streams = [auctionStreamId('a-1'), auctionRejectionsStreamId('a-1'), listingStreamId('l-1'), listingSlugStreamId('brady-jersey'), nfcTagStreamId('04A2B3C4D5E6F7'), nfcClaimCodeStreamId('CLAIM-42')];
+    const streams = [auctionStreamId('a-1'), auctionRejectionsStreamId('a-1'), listingStreamId('l-1'), listingSlugStreamId('brady-jersey'), nfcTagStreamId('04A2B3C4D5E6F7'), nfcClaimCodeStreamId('CLAIM-42'), orderStreamId('o-1')];
     for (const stream of streams) expect(PRODUCT_STREAM_PREFIXES.filter((prefix) => stream.startsWith(prefix)), stream).toHaveLength(1);
   });
 
   it('know every type the deciders emit', () => {
-    for (const type of ['AuctionScheduled', 'BidPlaced', 'AuctionExtended', 'BidRejected', 'ListingDrafted', 'ListingSlugClaimed', 'NfcTagBound', 'NfcClaimCodeReserved']) {
+    for (const type of ['AuctionScheduled', 'BidPlaced', 'AuctionExtended', 'BidRejected', 'ListingDrafted', 'ListingSlugClaimed', 'NfcTagBound', 'NfcClaimCodeReserved', 'OrderPlaced', 'SecondChanceOffered', 'ListingRelisted']) {
       expect(PRODUCT_EVENT_TYPES.has(type), type).toBe(true);
     }
   });

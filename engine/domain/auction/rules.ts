@@ -22,6 +22,15 @@ export const softCloseSchema = z.strictObject({
   latestEndsAt: instantSchema,
 });
 
+/** The buyer's premium is at most 50% (the spec's range, 0 to 50 percent). */
+export const MAX_BUYERS_PREMIUM_BASIS_POINTS = 5_000;
+/** 0.01 hour: short enough for a test to see a window run out. */
+export const MIN_PAYMENT_WINDOW_SECONDS = 36;
+export const MAX_PAYMENT_WINDOW_SECONDS = 30 * 24 * 3_600;
+
+/** The after-sale terms of an auction scheduled before they were part of the rules (and the publish defaults): 20%, a week to pay. */
+export const DEFAULT_AFTER_SALE_TERMS = { buyersPremiumBasisPoints: 2_000, paymentWindowSeconds: 7 * 24 * 3_600 } as const;
+
 export const auctionRulesSchema = z.strictObject({
   currency: z.literal('USD'),
   startingPrice: centsSchema,
@@ -29,8 +38,28 @@ export const auctionRulesSchema = z.strictObject({
   softClose: softCloseSchema.nullable(),
   reservePrice: positiveCentsSchema.nullable(),
   buyNowPrice: positiveCentsSchema.nullable(),
+  /**
+   * What the winner pays on top of the hammer price, in basis points (2000 = 20%). Absent from
+   * auctions scheduled before after-sale terms were part of the rules: those use the defaults.
+   */
+  buyersPremiumBasisPoints: z.number().int().min(0).max(MAX_BUYERS_PREMIUM_BASIS_POINTS).optional(),
+  /** How long the winner has to pay once the order is placed. Absent as above. */
+  paymentWindowSeconds: z.number().int().min(MIN_PAYMENT_WINDOW_SECONDS).max(MAX_PAYMENT_WINDOW_SECONDS).optional(),
 });
 export type AuctionRules = z.infer<typeof auctionRulesSchema>;
+
+export interface AfterSaleTerms {
+  readonly buyersPremiumBasisPoints: number;
+  readonly paymentWindowSeconds: number;
+}
+
+/** The premium rate and payment window an auction was sold under, fixed when it was scheduled. */
+export function afterSaleTermsOf(rules: AuctionRules): AfterSaleTerms {
+  return {
+    buyersPremiumBasisPoints: rules.buyersPremiumBasisPoints ?? DEFAULT_AFTER_SALE_TERMS.buyersPremiumBasisPoints,
+    paymentWindowSeconds: rules.paymentWindowSeconds ?? DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds,
+  };
+}
 
 /** The spec's behaviour: every bid adds at least 1 USD. */
 export const FLAT_ONE_DOLLAR: IncrementBand[] = [{ from: 0, increment: 100 }];

@@ -85,6 +85,8 @@ export const listingCommandSchema = z.discriminatedUnion('type', [
     commandMetadataSchema,
   ),
   messageSchema('WithdrawListing', z.strictObject({ listingId: id, reason: z.string().max(2000) }), commandMetadataSchema),
+  /** A sold item whose sale fell through (the order cancelled, no runner-up took it) goes back on sale. */
+  messageSchema('RelistListing', z.strictObject({ listingId: id, auctionId: id }), commandMetadataSchema),
 ]);
 export type ListingCommand = z.infer<typeof listingCommandSchema>;
 
@@ -111,6 +113,8 @@ export const listingEventSchema = z.discriminatedUnion('type', [
     eventMetadataSchema,
   ),
   messageSchema('ListingWithdrawn', z.strictObject({ listingId: id, reason: z.string() }), eventMetadataSchema),
+  /** Back to NFC_BOUND, its tag still bound, ready to be published at a new auction. */
+  messageSchema('ListingRelisted', z.strictObject({ listingId: id, previousAuctionId: id }), eventMetadataSchema),
 ]);
 export type ListingEvent = z.infer<typeof listingEventSchema>;
 type ListingCommandOf<T extends ListingCommand['type']> = Extract<ListingCommand, { type: T }>;
@@ -164,6 +168,8 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
       return { ...state, status: 'UNSOLD' };
     case 'ListingWithdrawn':
       return { ...state, status: 'WITHDRAWN' };
+    case 'ListingRelisted':
+      return { ...state, status: 'NFC_BOUND', auctionId: null };
     default:
       return assertNever(event);
   }
@@ -240,6 +246,13 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
         throw rejected('LISTING_FINISHED', `This listing can no longer be withdrawn: it is ${listing.status}`);
       }
       return [{ type: 'ListingWithdrawn', data: { listingId, reason }, metadata }];
+    }
+    case 'RelistListing': {
+      const listing = requireExisting(state);
+      if (listing.status !== 'SOLD' || listing.auctionId !== command.data.auctionId) {
+        throw rejected('LISTING_NOT_SOLD', 'This listing was not sold in that auction');
+      }
+      return [{ type: 'ListingRelisted', data: { listingId, previousAuctionId: command.data.auctionId }, metadata }];
     }
     default:
       return assertNever(command);
