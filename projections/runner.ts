@@ -6,6 +6,7 @@ import { auctionsProjection } from './auctions/auctions-projection';
 import { bidsProjection } from './bids/bids-projection';
 import { isListingEvent, listingsProjection } from './listings/listings-projection';
 import { nfcTagsProjection } from './nfc-tags/nfc-tags-projection';
+import { ordersProjection } from './orders/orders-projection';
 import { asProjectedEvent, type Projection } from './projection';
 import type { ReadModels } from './schema';
 
@@ -16,7 +17,7 @@ export interface ProjectionObserver {
 }
 
 /** In the order they run within each run of a batch (see runsOf). */
-export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection];
+export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection, ordersProjection];
 
 /**
  * Keeps the read models in step with the log: one catch-up subscription, each batch applied in one

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
-import type { AuctionClosing, AuctionState, ClosingResult, ListingDetails, ListingStatus } from '../engine/domain';
+import type { AuctionClosing, AuctionState, ClosingResult, ListingDetails, ListingStatus, OrderStatus, PaymentMethod, SecondChanceOffer, ShippingAddress } from '../engine/domain';
 
 /**
  * Row types of the read models. bigint columns come back from node-postgres as strings and from
@@ -56,6 +56,9 @@ export interface AuctionsTable {
   buy_now_available: boolean;
   increment_table: JSONColumnType<Array<{ from: number; increment: number }>>;
   soft_close: JSONColumnType<{ windowSeconds: number; latestEndsAt: string } | null>;
+  /** Null for an auction scheduled before after-sale terms were part of the rules (the defaults apply). */
+  buyers_premium_basis_points: number | null;
+  payment_window_seconds: number | null;
   result: ClosingResult | null;
   winner_id: string | null;
   winning_bid_id: string | null;
@@ -104,6 +107,61 @@ export interface NfcTagsTable {
   updated_at: Timestamp;
 }
 
+export interface OrdersTable {
+  id: string;
+  auction_id: string;
+  listing_id: string;
+  buyer_id: string;
+  status: OrderStatus;
+  hammer_price: Money;
+  buyers_premium_basis_points: number;
+  buyers_premium: Money;
+  shipping: Money;
+  amount_paid: Money;
+  placed_at: Timestamp;
+  payment_due_at: Timestamp;
+  paid_at: Timestamp | null;
+  shipping_address: JSONColumnType<ShippingAddress | null>;
+  carrier: string | null;
+  tracking_number: string | null;
+  shipped_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  delivery_confirmed_by: 'BUYER' | 'ADMIN' | 'AUTOMATIC' | null;
+  completed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  cancellation_reason: string | null;
+  /** The order whose cancelled sale this one continues (a second-chance offer taken); null for an auction's own sale. */
+  previous_order_id: string | null;
+  successor_order_id: string | null;
+  listing_released: boolean;
+  updated_at: Timestamp;
+}
+
+export interface OrderPaymentsTable {
+  payment_id: string;
+  order_id: string;
+  method: PaymentMethod;
+  amount: Money;
+  reference: string;
+  received_at: Timestamp;
+  recorded_at: Timestamp;
+  recorded_by: string;
+}
+
+export interface SecondChanceOffersTable {
+  offer_id: string;
+  order_id: string;
+  auction_id: string;
+  listing_id: string;
+  bidder_id: string;
+  amount: Money;
+  offered_at: Timestamp;
+  expires_at: Timestamp;
+  outcome: SecondChanceOffer['outcome'];
+  new_order_id: string | null;
+  updated_at: Timestamp;
+}
+
 export interface ProjectionCheckpointsTable {
   name: string;
   position: string;
@@ -116,5 +174,8 @@ export interface ReadModels {
   bids: BidsTable;
   bid_rejections: BidRejectionsTable;
   nfc_tags: NfcTagsTable;
+  orders: OrdersTable;
+  order_payments: OrderPaymentsTable;
+  second_chance_offers: SecondChanceOffersTable;
   projection_checkpoints: ProjectionCheckpointsTable;
 }

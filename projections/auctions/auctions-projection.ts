@@ -159,6 +159,8 @@ function auctionRowOf(summary: AuctionSummary, updatedAt: Instant): Insertable<A
     buy_now_available: summary.buyNowAvailable,
     increment_table: JSON.stringify(rules.incrementTable),
     soft_close: JSON.stringify(rules.softClose),
+    buyers_premium_basis_points: rules.buyersPremiumBasisPoints ?? null,
+    payment_window_seconds: rules.paymentWindowSeconds ?? null,
     result: closing?.result ?? null,
     winner_id: closing?.winnerId ?? null,
     winning_bid_id: closing?.winningBidId ?? null,
@@ -181,6 +183,8 @@ function rulesOf(row: Selectable<AuctionsTable>): AuctionRules {
     softClose: parsed<AuctionRules['softClose']>(row.soft_close),
     reservePrice: row.reserve_price === null ? null : Number(row.reserve_price),
     buyNowPrice: row.buy_now_price === null ? null : Number(row.buy_now_price),
+    ...(row.buyers_premium_basis_points === null ? {} : { buyersPremiumBasisPoints: row.buyers_premium_basis_points }),
+    ...(row.payment_window_seconds === null ? {} : { paymentWindowSeconds: row.payment_window_seconds }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import { listingEventSchema, type ListingDetails } from '../../engine/domain';
 import type { Projection, ProjectedEvent } from '../projection';
 import type { ListingsTable, ReadModels } from '../schema';
@@ -82,6 +82,14 @@ async function applyListingEvent(db: Transaction<ReadModels>, event: ProjectedEv
       await db.updateTable('listings').set({ status, updated_at: at }).where('id', '=', event.data.listingId).execute();
       return;
     }
+    case 'ListingRelisted':
+      // Back on sale with its tag: the price shown is the asking price again until a new auction.
+      await db
+        .updateTable('listings')
+        .set({ status: 'NFC_BOUND', auction_id: null, auction_ends_at: null, price: sql<number>`asking_price`, updated_at: at })
+        .where('id', '=', event.data.listingId)
+        .execute();
+      return;
     default:
       return;
   }
