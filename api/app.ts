@@ -19,6 +19,7 @@ import { recoveryRoutes } from './auth/recovery-routes';
 import { mailRoutes } from './mail/routes';
 import { notificationRoutes } from './notices/routes';
 import { watchlistRoutes } from './watchlist/routes';
+import { orderRoutes } from './orders/routes';
 import { custodyRoutes } from './custody/routes';
 import { mobileBindingRoutes } from './mobile-binding/routes';
 import { bidRoutes } from './bids/routes';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   await app.register(recoveryRoutes, { deps });
   await app.register(userRoutes, { deps });
   await app.register(watchlistRoutes, { deps });
+  await app.register(orderRoutes, { deps });
   await app.register(notificationRoutes, { deps });
   await app.register(listingRoutes, { deps });
   await app.register(bidRoutes, { deps });

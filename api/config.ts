@@ -5,6 +5,8 @@ import { KURRENTDB_NAMESPACE } from '../engine/eventstore/kurrentdb/stream-names
 import type { MediaStorageSettings } from './media/storage-port';
 import { DEFAULT_MAIL_FROM, type MailSettings } from './mail/transport';
 import { DEFAULT_READY_MAX_LAG_EVENTS } from './observability/read-model-lag';
+import { DEFAULT_AFTER_SALE_SETTINGS, parseShippingRates, type AfterSaleSettings } from './orders/settings';
+import { parseBankAccountDetails } from './payments/bank-transfer';
 import { DEFAULT_RATE_LIMITS, parseRateLimit, type RateLimits } from './http/rate-limit-settings';
 
 /** A general request limit, "30/hour" (api/http/rate-limits.ts). */
@@ -64,6 +66,18 @@ const environmentSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** off: this process makes no notices (another process on the database does). */
   NOTIFIER: z.enum(['on', 'off']).default('on'),
+  /** The flat shipping charge per category, in dollars: "CLOTHING=25,EQUIPMENT=45,FOOTWEAR=30,ACCESSORIES=15"; categories not named keep their default. */
+  SHIPPING_RATES: z
+    .string()
+    .refine((text) => parseShippingRates(text) !== undefined, 'must be CATEGORY=dollars pairs, e.g. CLOTHING=25,EQUIPMENT=45 (categories: CLOTHING, EQUIPMENT, FOOTWEAR, ACCESSORIES)')
+    .transform((text) => parseShippingRates(text)!)
+    .optional(),
+  /** The account buyers wire to, as label=value pairs: "Beneficiary=Provenance Auctions LLC;Bank=First Bank;Account number=123456". */
+  BANK_TRANSFER_DETAILS: z
+    .string()
+    .refine((text) => parseBankAccountDetails(text) !== undefined, 'must be label=value pairs separated by ";", e.g. Beneficiary=Provenance Auctions LLC;Account number=123456')
+    .transform((text) => parseBankAccountDetails(text)!)
+    .optional(),
   /** GET /ready fails while more events than this wait in the log for the read models. */
   READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_READY_MAX_LAG_EVENTS),
 });
@@ -98,6 +112,8 @@ export interface Config {
   readonly publicUrl: string | undefined;
   /** Whether this process makes notices from the log (NOTIFIER). */
   readonly notifier: boolean;
+  /** SHIPPING_RATES and BANK_TRANSFER_DETAILS. */
+  readonly afterSale: AfterSaleSettings;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +169,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     // On the embedded default (this machine only), the log shows mailed links whole: the newcomer's way to a reset link.
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logWholeLinks: !env.DATABASE_URL },
     notifier: env.NOTIFIER === 'on',
+    afterSale: {
+      shippingRates: env.SHIPPING_RATES ?? DEFAULT_AFTER_SALE_SETTINGS.shippingRates,
+      bankAccount: env.BANK_TRANSFER_DETAILS ?? DEFAULT_AFTER_SALE_SETTINGS.bankAccount,
+    },
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     instanceUrl: env.INSTANCE_URL === 'auto' ? `http://${ownAddress()}:${env.PORT}` : env.INSTANCE_URL?.replace(/\/$/, ''),
   };

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommandHandler } from '../engine/application/command-handler';
+import type { ShippingRates } from '../engine/application/order-commands';
+import type { PaymentMethodPort } from './payments/payment-method';
 import type { AuctionCommandRouter } from './cluster/auction-command-router';
 import type { EventStore } from '../engine/eventstore/port';
 import type { SqlClient } from '../engine/postgres/sql-client';
@@ -51,4 +53,6 @@ export interface AppDependencies {
   readonly noticeFeed: NoticeFeed;
   /** Sends the mail outbox. */
   readonly mailSender: MailSender;
+  /** What orders are charged for shipping, and how buyers pay them. */
+  readonly afterSale: { readonly shippingRates: ShippingRates; readonly paymentMethod: PaymentMethodPort };
 }

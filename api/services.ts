@@ -20,6 +20,8 @@ import { MailSender, type MailSenderOptions } from './mail/sender';
 import { createMailTransport, DEFAULT_MAIL_FROM, type MailSettings } from './mail/transport';
 import { NoticeFeed } from './notices/feed';
 import { Notifier } from './notices/notifier';
+import { DEFAULT_AFTER_SALE_SETTINGS, type AfterSaleSettings } from './orders/settings';
+import { BankTransfer } from './payments/bank-transfer';
 
 export interface ServiceOptions {
   readonly jwtSecret: string;
@@ -49,6 +51,8 @@ export interface ServiceOptions {
   readonly publicUrl?: string | undefined;
   /** The notifier: on by default; `false` runs none in this process (another process makes the notices). */
   readonly notices?: false;
+  /** Shipping charges and the account buyers wire to (SHIPPING_RATES, BANK_TRANSFER_DETAILS); absent: the defaults. */
+  readonly afterSale?: AfterSaleSettings;
 }
 
 /**
@@ -73,7 +77,8 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   await live.start({ after: await latestCheckpoint(db) });
   const readyMaxLagEvents = options.readyMaxLagEvents ?? DEFAULT_READY_MAX_LAG_EVENTS;
   metrics.watch({ live, readModelLag: () => measureReadModelLag({ projections, eventStore }, readyMaxLagEvents + 1) });
-  const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock }, options.lifecycle, options.log);
+  const afterSale = options.afterSale ?? DEFAULT_AFTER_SALE_SETTINGS;
+  const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock, shippingRates: afterSale.shippingRates }, options.lifecycle, options.log);
   lifecycle?.start();
   const mediaStorage = await createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
   const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);
@@ -107,6 +112,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       notifier,
       noticeFeed,
       mailSender,
+      afterSale: { shippingRates: afterSale.shippingRates, paymentMethod: new BankTransfer(afterSale.bankAccount) },
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },

@@ -7,6 +7,7 @@ import { adminBulkImportRoutes } from './bulk-import/routes';
 import { adminListingRoutes } from './listings/routes';
 import { adminMediaRoutes } from './media/routes';
 import { adminNfcRoutes } from './nfc/routes';
+import { adminOrderRoutes } from './orders/routes';
 import { adminUserRoutes } from './users/routes';
 
 /**
@@ -26,5 +27,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
     await adminOnly.register(adminAnalyticsRoutes, { deps });
     await adminOnly.register(adminAuctionRoutes, { deps });
     await adminOnly.register(adminUserRoutes, { deps });
+    await adminOnly.register(adminOrderRoutes, { deps });
   });
 };

@@ -30,6 +30,8 @@ export const auctionSchema = z.object({
   buyNowAvailable: z.boolean(),
   incrementTable: z.array(incrementBandSchema).describe('From each price (dollars) upward, the least a bid must add (dollars)'),
   softClose: z.object({ windowSeconds: z.number(), latestEndsAt: z.string() }).nullable(),
+  buyersPremiumPercent: z.number().describe("What the winner pays on top of the hammer price, in percent, fixed when the auction was published"),
+  paymentWindowHours: z.number().describe('How long the winner has to pay once the auction closes'),
   result: closingResultSchema.nullable().describe('Once ended: SOLD, NO_BIDS or RESERVE_NOT_MET'),
   winnerId: z.string().nullable(),
   finalPrice: dollarsSchema.nullable(),

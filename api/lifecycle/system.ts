@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ConcurrencyConflictError, type CommandHandler } from '../../engine/application/command-handler';
 import type { Logger } from '../../engine/application/logger';
+import type { ShippingRates } from '../../engine/application/order-commands';
 import { commandMetadata, DomainError, type Actor, type CommandMetadata } from '../../engine/domain';
 import type { Database } from '../database';
 
@@ -11,6 +12,8 @@ export interface LifecycleDependencies {
   readonly db: Kysely<Database>;
   readonly commands: CommandHandler;
   readonly clock: () => Date;
+  /** The shipping charge an order is placed with, by the item's category. */
+  readonly shippingRates: ShippingRates;
 }
 
 /**
@@ -18,8 +21,8 @@ export interface LifecycleDependencies {
  * random: two workers (two API processes) issuing the same close issue one command, which the
  * command handler and the event store recognise as such.
  */
-export function systemMetadata(now: Date, auctionId: string, commandId: string): CommandMetadata {
-  return commandMetadata(LIFECYCLE_ACTOR, now, { correlationId: `lifecycle:${auctionId}`, commandId });
+export function systemMetadata(now: Date, subjectId: string, commandId: string): CommandMetadata {
+  return commandMetadata(LIFECYCLE_ACTOR, now, { correlationId: `lifecycle:${subjectId}`, commandId });
 }
 
 /** How a lifecycle command ended: `done` (nothing left to do), `wrote` new events, or `retry` next round. */

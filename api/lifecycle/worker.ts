@@ -2,6 +2,7 @@ import { handleAuctionCommand } from '../../engine/application/auction-commands'
 import { consoleLogger, type Logger } from '../../engine/application/logger';
 import { recordAuctionOutcome, type FinishedAuction } from '../../engine/application/listing-follows-auction';
 import type { AuctionCommand } from '../../engine/domain';
+import { AfterSaleSteps } from './after-sale';
 import { runSystemCommand, systemMetadata, type LifecycleDependencies, type Outcome } from './system';
 
 export interface LifecycleOptions {
@@ -15,6 +16,8 @@ export interface LifecycleRound {
   readonly opened: number;
   readonly closed: number;
   readonly listingsSettled: number;
+  /** Orders placed, gone overdue or delivered, offers expired (AfterSaleSteps). */
+  readonly afterSaleSteps: number;
   /** When the next auction is due to open or close, as the read models see it; null when none is. */
   readonly nextDueAt: Date | null;
   /** A full batch got somewhere: there may be more to do right now. */
@@ -45,10 +48,12 @@ export class LifecycleWorker {
   #generation = 0;
   #running = false;
   #wake: (() => void) | undefined;
+  readonly #afterSale: AfterSaleSteps;
 
   constructor(deps: LifecycleDependencies, options: LifecycleOptions = {}, log: Logger = consoleLogger) {
     this.#deps = deps;
     this.#log = log;
+    this.#afterSale = new AfterSaleSteps(deps, log, this.#reported);
     this.#pollMs = options.pollMs ?? 1000;
     this.#batchSize = options.batchSize ?? 100;
   }
@@ -101,7 +106,7 @@ export class LifecycleWorker {
 
   #sleepAfter(round: LifecycleRound): number {
     if (round.more) return 0;
-    if (round.opened + round.closed + round.listingsSettled > 0) return Math.min(this.#pollMs, FOLLOW_UP_MS);
+    if (round.opened + round.closed + round.listingsSettled + round.afterSaleSteps > 0) return Math.min(this.#pollMs, FOLLOW_UP_MS);
     if (round.nextDueAt === null) return this.#pollMs;
     const untilDue = round.nextDueAt.getTime() - this.#deps.clock().getTime();
     return Math.max(0, Math.min(this.#pollMs, untilDue));
@@ -136,16 +141,19 @@ export class LifecycleWorker {
       Promise.all(toClose.map(({ id, ends_at }) => this.#close(id, new Date(ends_at), now))),
     ]);
     const settled = await this.#settleListings(now, limit);
-    const all = [...opened, ...closed, ...settled.outcomes];
+    const afterSale = await this.#afterSale.run(now, limit);
+    const all = [...opened, ...closed, ...settled.outcomes, ...afterSale.outcomes];
     const wrote = all.includes('wrote');
+    const due = [await this.#nextDueAfter(now), await this.#afterSale.nextDueAfter(now)].filter((at) => at !== null);
     return {
       opened: count(opened, 'wrote'),
       closed: count(closed, 'wrote'),
       listingsSettled: count(settled.outcomes, 'wrote'),
-      nextDueAt: await this.#nextDueAfter(now),
+      afterSaleSteps: count(afterSale.outcomes, 'wrote'),
+      nextDueAt: due.length === 0 ? null : new Date(Math.min(...due.map((at) => at.getTime()))),
       // A full batch that got somewhere: there may be more right now. (A full batch of refusals is not
       // looked at again at once, so rows the read model has not caught up with cannot spin the loop.)
-      more: wrote && (toOpen.length === limit || toClose.length === limit || settled.more),
+      more: wrote && (toOpen.length === limit || toClose.length === limit || settled.more || afterSale.more),
     };
   }
 

@@ -1,4 +1,4 @@
-import { effectiveStatus, takesBidsAt, type AuctionSummary } from '../../engine/domain';
+import { afterSaleTermsOf, effectiveStatus, takesBidsAt, type AuctionSummary } from '../../engine/domain';
 import { auctionSummaryOf } from '../../projections/auctions/auctions-projection';
 import type { Auction } from '../contracts/auctions';
 import type { Listing } from '../contracts/listings';
@@ -62,6 +62,8 @@ export function presentAuctionSummary(summary: AuctionSummary, now: Date): Aucti
     buyNowAvailable: summary.buyNowAvailable && isActive,
     incrementTable: rules.incrementTable.map((band) => ({ from: toDollars(band.from), increment: toDollars(band.increment) })),
     softClose: rules.softClose,
+    buyersPremiumPercent: afterSaleTermsOf(rules).buyersPremiumBasisPoints / 100,
+    paymentWindowHours: afterSaleTermsOf(rules).paymentWindowSeconds / 3_600,
     result: closing?.result ?? null,
     winnerId: closing?.winnerId ?? null,
     finalPrice: toDollarsOrNull(closing?.finalPrice ?? null),

@@ -367,6 +367,8 @@ describe.each(API_BACKENDS)('public listings on %s', (backend) => {
         buyNowAvailable: true,
         incrementTable: EBAY_INCREMENTS.map((band) => ({ from: band.from / 100, increment: band.increment / 100 })),
         softClose: { windowSeconds: 180, latestEndsAt },
+        buyersPremiumPercent: 20,
+        paymentWindowHours: 168,
         result: null,
         winnerId: null,
         finalPrice: null,

@@ -29,6 +29,8 @@ function auction(overrides: Partial<Auction> = {}): Auction {
     buyNowAvailable: false,
     incrementTable: [{ from: 0, increment: 2 }],
     softClose: null,
+    buyersPremiumPercent: 20,
+    paymentWindowHours: 168,
     result: null,
     winnerId: null,
     finalPrice: null,

@@ -20,6 +20,8 @@ const auction = {
   buyNowAvailable: false,
   incrementTable: [{ from: 0, increment: 1 }],
   softClose: null,
+  buyersPremiumPercent: 20,
+  paymentWindowHours: 168,
   result: null,
   winnerId: null,
   finalPrice: null,

@@ -1,4 +1,4 @@
-import { EBAY_INCREMENTS, FLAT_ONE_DOLLAR, fromMillis, type AuctionRules, type Cents, type Instant } from '../../../engine/domain';
+import { DEFAULT_AFTER_SALE_TERMS, EBAY_INCREMENTS, FLAT_ONE_DOLLAR, fromMillis, type AuctionRules, type Cents, type Instant } from '../../../engine/domain';
 import { PUBLICATION_DEFAULTS, type PublicationRequest } from '../../contracts/admin/listings';
 import { HttpError } from '../../http/errors';
 import { toCents } from '../../http/money';
@@ -32,6 +32,17 @@ export function scheduleFrom(body: PublicationRequest, askingPrice: Cents, now: 
       softClose: softClose && { windowSeconds: softClose.windowSeconds, latestEndsAt: fromMillis(endsAt + softClose.maxExtensionHours * HOUR_MS) },
       reservePrice: choice.reservePrice == null ? null : toCents(choice.reservePrice, 'reservePrice'),
       buyNowPrice: choice.buyNowPrice == null ? null : toCents(choice.buyNowPrice, 'buyNowPrice'),
+      buyersPremiumBasisPoints: choice.buyersPremiumPercent === undefined ? DEFAULT_AFTER_SALE_TERMS.buyersPremiumBasisPoints : basisPointsOf(choice.buyersPremiumPercent),
+      paymentWindowSeconds: choice.paymentWindowHours === undefined ? DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds : Math.round(choice.paymentWindowHours * 3_600),
     },
   };
+}
+
+/** 12.5 percent -> 1250 basis points; more than two decimals is refused, like cents. */
+function basisPointsOf(percent: number): number {
+  const decimals = String(percent).split('.')[1] ?? '';
+  if (/e/i.test(String(percent)) || decimals.length > 2) {
+    throw new HttpError(400, 'buyersPremiumPercent must have at most two decimals', 'VALIDATION_FAILED');
+  }
+  return Math.round(percent * 100);
 }

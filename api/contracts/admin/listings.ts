@@ -6,6 +6,7 @@ import {
   MAX_MEDIA_PER_LISTING,
   sportTypeSchema,
 } from '../../../engine/domain/listing/listing';
+import { DEFAULT_AFTER_SALE_TERMS, MAX_BUYERS_PREMIUM_BASIS_POINTS, MAX_PAYMENT_WINDOW_SECONDS, MIN_PAYMENT_WINDOW_SECONDS } from '../../../engine/domain/auction/rules';
 import { auctionSchema } from '../auctions';
 import { listingSchema } from '../listings';
 
@@ -95,6 +96,18 @@ export const publicationRequestSchema = z
       .describe('null: a hard close. Default: 180 s window, at most 24 h of extensions'),
     reservePrice: dollars.positive().nullable().optional().describe('Dollars; hidden from bidders, who only learn whether it is met. Default none'),
     buyNowPrice: dollars.positive().nullable().optional().describe('Dollars; offered until the first bid (with a reserve: until it is met). Default none'),
+    buyersPremiumPercent: z
+      .number()
+      .min(0)
+      .max(MAX_BUYERS_PREMIUM_BASIS_POINTS / 100)
+      .optional()
+      .describe(`What the winner pays on top of the hammer price, in percent (up to two decimals). Default ${DEFAULT_AFTER_SALE_TERMS.buyersPremiumBasisPoints / 100}`),
+    paymentWindowHours: z
+      .number()
+      .min(MIN_PAYMENT_WINDOW_SECONDS / 3_600)
+      .max(MAX_PAYMENT_WINDOW_SECONDS / 3_600)
+      .optional()
+      .describe(`How long the winner has to pay once the auction closes, in hours (down to 0.01). Default ${DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds / 3_600}`),
   })
   // A POST without a body arrives as null: publish with every default.
   .nullish();
