@@ -2,11 +2,26 @@ import { z } from 'zod';
 import { pageSchema } from './common';
 
 /**
- * Notices to one person: about the lots they bid on or follow (OUTBID, ENDING_SOON, WON, LOST) and
- * about their account (PASSWORD_CHANGED, EMAIL_CHANGED). Created from the event log, each exactly
+ * Notices to one person: about the lots they bid on or follow (OUTBID, ENDING_SOON, WON, LOST), about
+ * what they bought (INVOICE, PAYMENT_RECEIVED, ORDER_SHIPPED, PAYMENT_OVERDUE, ORDER_CANCELLED; to
+ * admins too, PAYMENT_OVERDUE), a second-chance offer to a runner-up (SECOND_CHANCE_OFFER), and about
+ * their account (PASSWORD_CHANGED, EMAIL_CHANGED). Created from the event log, each exactly
  * once; the signed-in user's socket hears of each new one (live.ts).
  */
-export const noticeKindSchema = z.enum(['OUTBID', 'ENDING_SOON', 'WON', 'LOST', 'PASSWORD_CHANGED', 'EMAIL_CHANGED']);
+export const noticeKindSchema = z.enum([
+  'OUTBID',
+  'ENDING_SOON',
+  'WON',
+  'LOST',
+  'PASSWORD_CHANGED',
+  'EMAIL_CHANGED',
+  'INVOICE',
+  'PAYMENT_RECEIVED',
+  'ORDER_SHIPPED',
+  'PAYMENT_OVERDUE',
+  'ORDER_CANCELLED',
+  'SECOND_CHANCE_OFFER',
+]);
 export type NoticeKind = z.infer<typeof noticeKindSchema>;
 
 export const notificationSchema = z.object({

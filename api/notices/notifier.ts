@@ -1,12 +1,24 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from '../../engine/application/logger';
-import { auctionNotices, biddersIn, ENDING_SOON_WINDOW_MS, isAuctionEvent, type AuctionEvent, type AuctionNotice } from '../../engine/domain';
+import {
+  auctionNotices,
+  biddersIn,
+  ENDING_SOON_WINDOW_MS,
+  isAuctionEvent,
+  isOrderEvent,
+  orderNotices,
+  type AuctionEvent,
+  type AuctionNotice,
+  type OrderEvent,
+  type OrderNotice,
+} from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
 import { ProjectionRunner, type ReadModels } from '../../projections';
 import type { ProjectedEvent, Projection } from '../../projections/projection';
 import type { Database } from '../database';
 import type { AppLinks } from '../mail/links';
 import { mailLotNotices, recordNotices, type NewNotice } from './record';
+import { orderNoticePath, orderNoticeText } from './order-wording';
 import { lotNoticeText, lotPath } from './wording';
 
 /** OUTBID mail about one lot reaches a person at most once in each window of this long (by the bid's time); every outbid is still a notice in the app. */
@@ -31,6 +43,14 @@ interface AuctionView {
    * ahead of or behind this batch: its leader is not known for sure until the next bid says.
    */
   seeded: boolean;
+}
+
+interface OrderView {
+  buyerId: string;
+  listingId: string;
+  auctionId: string;
+  /** Cents. */
+  total: number;
 }
 
 interface Draft {
@@ -140,9 +160,13 @@ export class Notifier {
     });
   }
 
-  /** One batch of the log: the notifier's view of each auction moves on, and the notices it calls for are made. */
+  /** One batch of the log: the notifier's view of each auction and order moves on, and the notices it calls for are made. */
   async #apply(trx: Transaction<Database>, events: readonly ProjectedEvent[]): Promise<void> {
-    const auctionEvents = events.filter((event): event is ProjectedEvent & AuctionEvent => isAuctionEvent(event));
+    await this.#applyAuctionEvents(trx, events.filter((event): event is ProjectedEvent & AuctionEvent => isAuctionEvent(event)));
+    await this.#applyOrderEvents(trx, events.filter((event): event is ProjectedEvent & OrderEvent => isOrderEvent(event)));
+  }
+
+  async #applyAuctionEvents(trx: Transaction<Database>, auctionEvents: ReadonlyArray<ProjectedEvent & AuctionEvent>): Promise<void> {
     if (auctionEvents.length === 0) return;
     const views = await this.#views(trx, auctionEvents);
     const newBidders = new Map<string, Set<string>>();
@@ -177,6 +201,68 @@ export class Notifier {
     if (drafts.length === 0) return;
     const now = this.#clock();
     const notices = await this.#word(trx, drafts, views);
+    const made = await recordNotices(trx, notices, now);
+    await mailLotNotices(trx, this.#links, made, now);
+  }
+
+  /**
+   * Orders: the buyer told of the invoice, each payment, the shipment, an overdue payment (every
+   * admin too), a cancellation; a runner-up told of an offer. The notifier keeps its own view of each
+   * order (buyer, lot, total) from OrderPlaced on, as it does of auctions.
+   */
+  async #applyOrderEvents(trx: Transaction<Database>, orderEvents: ReadonlyArray<ProjectedEvent & OrderEvent>): Promise<void> {
+    if (orderEvents.length === 0) return;
+    const ids = [...new Set(orderEvents.map((event) => event.data.orderId))];
+    const rows = await trx.selectFrom('notifier_orders').selectAll().where('order_id', 'in', ids).execute();
+    const views = new Map(rows.map((row) => [row.order_id, { buyerId: row.buyer_id, listingId: row.listing_id, auctionId: row.auction_id, total: Number(row.total) }]));
+    const needsAdmins = orderEvents.some((event) => event.type === 'OrderPaymentOverdue');
+    const admins = needsAdmins
+      ? await trx.selectFrom('users').select(['id']).where(sql<boolean>`roles @> '["ADMIN"]'::jsonb`).where('status', '=', 'ACTIVE').execute()
+      : [];
+    const drafts: Array<{ notice: OrderNotice; event: ProjectedEvent & OrderEvent; view: OrderView }> = [];
+    for (const event of orderEvents) {
+      const { orderId } = event.data;
+      if (event.type === 'OrderPlaced') {
+        const { buyerId, listingId, auctionId, hammerPrice, buyersPremium, shipping } = event.data;
+        const view = { buyerId, listingId, auctionId, total: hammerPrice + buyersPremium + shipping };
+        views.set(orderId, view);
+        await trx
+          .insertInto('notifier_orders')
+          .values({ order_id: orderId, buyer_id: buyerId, listing_id: listingId, auction_id: auctionId, total: view.total })
+          .onConflict((oc) => oc.column('order_id').doNothing())
+          .execute();
+      }
+      const view = views.get(orderId);
+      if (!view) continue; // an order placed before the notifier first ran: nothing it can word
+      if (event.type === 'ShippingChargeChanged') {
+        view.total += event.data.shipping - event.data.previousShipping;
+        await trx.updateTable('notifier_orders').set({ total: view.total }).where('order_id', '=', orderId).execute();
+      }
+      for (const notice of orderNotices(event, { buyerId: view.buyerId, adminIds: admins.map((admin) => admin.id) })) drafts.push({ notice, event, view: { ...view } });
+    }
+    if (drafts.length === 0) return;
+    const listingIds = [...new Set(drafts.map((draft) => draft.view.listingId))];
+    const buyerIds = [...new Set(drafts.filter((draft) => draft.notice.kind === 'PAYMENT_OVERDUE').map((draft) => draft.view.buyerId))];
+    const [listings, buyers] = await Promise.all([
+      trx.selectFrom('listings').select(['id', 'title']).where('id', 'in', listingIds).execute(),
+      buyerIds.length === 0 ? [] : trx.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', buyerIds).execute(),
+    ]);
+    const titleOf = new Map(listings.map((listing) => [listing.id, listing.title]));
+    const buyerOf = new Map(buyers.map((buyer) => [buyer.id, `${buyer.first_name} ${buyer.last_name} (${buyer.email})`]));
+    const notices: NewNotice[] = drafts.map(({ notice, event, view }) => {
+      const forAdmin = notice.recipientId !== view.buyerId && notice.kind === 'PAYMENT_OVERDUE';
+      const facts = { orderId: event.data.orderId, title: titleOf.get(view.listingId) ?? 'your lot', total: view.total, buyerName: buyerOf.get(view.buyerId) };
+      return {
+        recipientId: notice.recipientId,
+        kind: notice.kind,
+        listingId: view.listingId,
+        auctionId: view.auctionId,
+        ...orderNoticeText(notice.kind, event, facts, forAdmin),
+        link: orderNoticePath(notice.kind, event, forAdmin),
+        cause: `${event.id}:${notice.kind}:${notice.recipientId}`,
+      };
+    });
+    const now = this.#clock();
     const made = await recordNotices(trx, notices, now);
     await mailLotNotices(trx, this.#links, made, now);
   }

@@ -32,6 +32,16 @@ export interface NotifierBiddersTable {
   bidder_id: string;
 }
 
+/** The notifier's own view of each order: who bought what, and the total a payment is measured against. */
+export interface NotifierOrdersTable {
+  order_id: string;
+  buyer_id: string;
+  listing_id: string;
+  auction_id: string;
+  /** Cents; bigint: a string from node-postgres, a number from PGlite. */
+  total: ColumnType<string | number, number, number>;
+}
+
 /** Where a consumer of the log that is not a read model (the notifier) has got to. */
 export interface LogConsumerCheckpointsTable {
   name: string;
@@ -43,5 +53,6 @@ export interface NoticeTables {
   notifications: NotificationsTable;
   notifier_auctions: NotifierAuctionsTable;
   notifier_bidders: NotifierBiddersTable;
+  notifier_orders: NotifierOrdersTable;
   log_consumer_checkpoints: LogConsumerCheckpointsTable;
 }

@@ -36,7 +36,7 @@ export function lotNoticeText(kind: Extract<NoticeKind, 'OUTBID' | 'ENDING_SOON'
         body: `Bidding ends ${lot.endsAt ? `at ${formatInstant(lot.endsAt)}` : 'within the hour'}${price ? `; the current bid is ${price}` : ''}.`,
       };
     case 'WON':
-      return { title: `You won ${lot.title}`, body: `Your bid of ${price ?? 'the final price'} won the lot. We will be in touch about payment and delivery.` };
+      return { title: `You won ${lot.title}`, body: `Your bid of ${price ?? 'the final price'} won the lot. Your invoice follows, with how to pay: see My purchases.` };
     case 'LOST':
       return lot.reserveNotMet
         ? { title: `${lot.title} did not sell`, body: 'Bidding has ended and the reserve price was not met, so the lot did not sell.' }
@@ -49,17 +49,48 @@ export function lotPath(slug: string | null, listingId: string): string {
   return slug ? `/marketplace/${encodeURIComponent(slug)}` : `/marketplace/listing/${encodeURIComponent(listingId)}`;
 }
 
-/** A notice about a lot as mail: what it says, a link to the lot, and how to stop such mail. */
+/** A notice as mail: what it says, a link to what it is about, and why it came (and, for optional ones, how to stop them). */
 export function lotNoticeMail(links: AppLinks, to: { email: string; firstName: string }, notice: { kind: NoticeKind; title: string; body: string; link: string | null }): OutgoingMail {
   const optional = notice.kind === 'OUTBID' || notice.kind === 'ENDING_SOON';
+  const aboutOrders = notice.link?.startsWith('/admin/orders/') === true;
   return composeMail({
     to: to.email,
     subject: notice.title,
     greeting: `Hello ${to.firstName},`,
     paragraphs: [notice.body],
-    ...(notice.link ? { action: { label: notice.kind === 'WON' || notice.kind === 'LOST' ? 'See the lot' : 'Go to the lot', url: links.to(notice.link) } } : {}),
+    ...(notice.link ? { action: { label: ACTION_LABELS[notice.kind], url: links.to(notice.link) } } : {}),
     footer: optional
       ? [`You receive outbid and ending-soon emails about lots you bid on or follow. To stop them (the notices stay in the app), tick "transactional opt-out" in your account settings: ${links.to('/account/settings')}`]
-      : ['You receive this email because you bid on this lot.'],
+      : [aboutOrders ? 'You receive this email because you settle orders on Provenance.' : FOOTERS[notice.kind]],
   });
 }
+
+const ACTION_LABELS: Readonly<Record<NoticeKind, string>> = {
+  OUTBID: 'Go to the lot',
+  ENDING_SOON: 'Go to the lot',
+  WON: 'See the lot',
+  LOST: 'See the lot',
+  PASSWORD_CHANGED: 'Open Provenance',
+  EMAIL_CHANGED: 'Open Provenance',
+  INVOICE: 'See your invoice',
+  PAYMENT_RECEIVED: 'See your order',
+  ORDER_SHIPPED: 'Track your order',
+  PAYMENT_OVERDUE: 'Open the order',
+  ORDER_CANCELLED: 'See your order',
+  SECOND_CHANCE_OFFER: 'See the offer',
+};
+
+const FOOTERS: Readonly<Record<NoticeKind, string>> = {
+  OUTBID: 'You receive this email because you bid on this lot.',
+  ENDING_SOON: 'You receive this email because you bid on or follow this lot.',
+  WON: 'You receive this email because you bid on this lot.',
+  LOST: 'You receive this email because you bid on this lot.',
+  PASSWORD_CHANGED: 'You receive this email about your Provenance account.',
+  EMAIL_CHANGED: 'You receive this email about your Provenance account.',
+  INVOICE: 'You receive this email about a purchase of yours.',
+  PAYMENT_RECEIVED: 'You receive this email about a purchase of yours.',
+  ORDER_SHIPPED: 'You receive this email about a purchase of yours.',
+  PAYMENT_OVERDUE: 'You receive this email about a purchase of yours.',
+  ORDER_CANCELLED: 'You receive this email about a purchase of yours.',
+  SECOND_CHANCE_OFFER: 'You receive this email because you bid on this lot.',
+};

@@ -30,6 +30,12 @@ export const NOTICE_KIND_LABELS: Readonly<Record<NoticeKind, string>> = {
   LOST: 'Auction lost',
   PASSWORD_CHANGED: 'Password changed',
   EMAIL_CHANGED: 'Email changed',
+  INVOICE: 'Invoice',
+  PAYMENT_RECEIVED: 'Payment received',
+  ORDER_SHIPPED: 'Shipped',
+  PAYMENT_OVERDUE: 'Payment overdue',
+  ORDER_CANCELLED: 'Order cancelled',
+  SECOND_CHANCE_OFFER: 'Second chance',
 };
 
 /** Where a notice leads, if it is a path in this app ("/marketplace/…"); anything else (another site, "//host") is not linked. */

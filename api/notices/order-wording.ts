@@ -1,0 +1,62 @@
+import type { OrderEvent, OrderNoticeKind } from '../../engine/domain';
+import { orderNumberOf } from '../orders/presenters';
+import { formatInstant, formatPrice } from './wording';
+
+/** What a notice about an order is worded from, besides its event. */
+export interface OrderFacts {
+  readonly orderId: string;
+  readonly title: string;
+  /** Cents: what the order comes to (hammer, premium, shipping). */
+  readonly total: number;
+  /** For an admin's overdue notice: who has not paid. */
+  readonly buyerName?: string;
+}
+
+/** Where an order's notice leads: the buyer's order page, the runner-up's offer, or the admin's view of the order. */
+export function orderNoticePath(kind: OrderNoticeKind, event: OrderEvent, forAdmin: boolean): string {
+  if (event.type === 'SecondChanceOffered') return `/second-chance/${encodeURIComponent(event.data.offerId)}`;
+  const orderId = encodeURIComponent(event.data.orderId);
+  return forAdmin && kind === 'PAYMENT_OVERDUE' ? `/admin/orders/${orderId}` : `/purchases/${orderId}`;
+}
+
+/** The title and body of a notice about an order, in the app and as the mail's subject and first lines. */
+export function orderNoticeText(kind: OrderNoticeKind, event: OrderEvent, order: OrderFacts, forAdmin: boolean): { title: string; body: string } {
+  const orderNumber = orderNumberOf(order.orderId);
+  const total = formatPrice(order.total);
+  switch (event.type) {
+    case 'OrderPlaced': {
+      const { hammerPrice, buyersPremiumBasisPoints, paymentDueAt } = event.data;
+      return {
+        title: `Your invoice for ${order.title}: ${total}`,
+        body:
+          `You won ${order.title} at ${formatPrice(hammerPrice)}. With the buyer's premium (${buyersPremiumBasisPoints / 100}%) and shipping you owe ${total}, ` +
+          `due by ${formatInstant(new Date(paymentDueAt))}. Pay by bank transfer quoting ${orderNumber}, and tell us where to ship it.`,
+      };
+    }
+    case 'PaymentRecorded': {
+      const { amount, reference, amountPaid } = event.data;
+      const left = order.total - amountPaid;
+      return left <= 0
+        ? { title: `${order.title} is paid in full`, body: `We received ${formatPrice(amount)} (reference ${reference}). We will ship it to your address and send you the tracking number.` }
+        : { title: `We received ${formatPrice(amount)} for ${order.title}`, body: `Reference ${reference}. ${formatPrice(left)} is left to pay, quoting ${orderNumber}.` };
+    }
+    case 'OrderShipped':
+      return { title: `${order.title} has shipped`, body: `${event.data.carrier}, tracking number ${event.data.trackingNumber}. Let us know when it reaches you.` };
+    case 'OrderPaymentOverdue': {
+      const owed = formatPrice(order.total - event.data.amountPaid);
+      const due = formatInstant(new Date(event.data.paymentDueAt));
+      return forAdmin
+        ? { title: `Payment overdue: ${order.title} (${orderNumber})`, body: `${order.buyerName ?? 'The buyer'} has not paid ${owed} of ${total}, due ${due}. Cancel the order to offer the item to the runner-up, or relist it.` }
+        : { title: `Payment overdue: ${order.title}`, body: `Payment was due ${due}. Pay ${owed} now quoting ${orderNumber}, or the sale may be cancelled and the item offered to another bidder.` };
+    }
+    case 'OrderCancelled':
+      return { title: `Your order for ${order.title} was cancelled`, body: `Reason: ${event.data.reason}` };
+    case 'SecondChanceOffered':
+      return {
+        title: `Second chance: ${order.title} can be yours`,
+        body: `The winning bidder did not complete the purchase. You can buy it at your highest bid, ${formatPrice(event.data.amount)} (plus the buyer's premium and shipping), until ${formatInstant(new Date(event.data.expiresAt))}.`,
+      };
+    default:
+      throw new Error(`No ${kind} notice for ${event.type}`);
+  }
+}
