@@ -15,10 +15,18 @@ export const custodyEventSchema = z
     'LISTING_SOLD',
     'LISTING_UNSOLD',
     'LISTING_WITHDRAWN',
+    'SALE_CANCELLED',
+    'SOLD_TO_RUNNER_UP',
+    'ORDER_PAID',
+    'ORDER_SHIPPED',
+    'ORDER_DELIVERED',
+    'SALE_COMPLETED',
+    'LISTING_RELISTED',
   ])
   .describe(
     'TAG_PROVISIONED, TAG_BOUND, TAG_UNBOUND, LISTING_PUBLISHED, AUCTION_SCHEDULED, AUCTION_OPENED, AUCTION_EXTENDED, ' +
-      'AUCTION_CLOSED, AUCTION_CANCELLED, LISTING_SOLD, LISTING_UNSOLD or LISTING_WITHDRAWN',
+      'AUCTION_CLOSED, AUCTION_CANCELLED, LISTING_SOLD, LISTING_UNSOLD, LISTING_WITHDRAWN; after a sale SALE_CANCELLED, ' +
+      'SOLD_TO_RUNNER_UP, ORDER_PAID, ORDER_SHIPPED, ORDER_DELIVERED, SALE_COMPLETED, LISTING_RELISTED',
   );
 export type CustodyEvent = z.infer<typeof custodyEventSchema>;
 
@@ -32,7 +40,7 @@ export const custodyEntrySchema = z.object({
   stream: z.string().describe('The stream holding the event (nfc_tag-{uid}, listing-{id}, auction-{id})'),
   revision: z.number().describe("The event's revision in its stream"),
   summary: z.string().describe('One sentence for people'),
-  details: custodyDetailsSchema.describe('Facts of the event; amounts in dollars'),
+  details: custodyDetailsSchema.describe("Facts of the event; amounts in dollars. The buyer, signed in, also sees yourOrderId and their tracking number on their own order's steps"),
 });
 export type CustodyEntry = z.infer<typeof custodyEntrySchema>;
 

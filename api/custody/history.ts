@@ -9,17 +9,20 @@ import {
   initialNfcTagState,
   listingStreamId,
   nfcTagStreamId,
+  orderStreamId,
   type AuctionEvent,
   type ListingEvent,
   type ListingState,
   type NfcTagEvent,
   type NfcTagState,
+  type OrderEvent,
 } from '../../engine/domain';
+import { orderIdForSale } from '../../engine/application/order-commands';
 import { comparePositions, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
 import type { ChainOfCustody, CustodyEntry } from '../contracts/custody';
 import { toDollars, toDollarsOrNull } from '../http/money';
 
-type CustodyEvent = NfcTagEvent | ListingEvent | AuctionEvent;
+type CustodyEvent = NfcTagEvent | ListingEvent | AuctionEvent | OrderEvent;
 
 /** A stretch of the log during which the tag was bound to one listing: from its bind to its unbind, if any. */
 interface Binding {
@@ -35,7 +38,7 @@ interface Binding {
  * names a buyer or a bidder: a sale says its price, an auction how many bids it drew.
  * Null when no such tag was ever provisioned.
  */
-export async function chainOfCustody(store: EventStore, uid: string): Promise<ChainOfCustody | null> {
+export async function chainOfCustody(store: EventStore, uid: string, viewerId: string | null = null): Promise<ChainOfCustody | null> {
   const tagEvents = await store.readStream(nfcTagStreamId(uid));
   if (tagEvents.length === 0) return null;
   const tag = fold({ initialState: initialNfcTagState, evolve: evolveNfcTag }, tagEvents.map((event) => asEngineEvent(event) as NfcTagEvent));
@@ -48,12 +51,21 @@ export async function chainOfCustody(store: EventStore, uid: string): Promise<Ch
   const listings = new Map([...listingStreams].map(([listingId, events]) => [listingId, foldListing(events)]));
 
   const recorded: RecordedEvent[] = [...tagEvents];
+  /** Each order's buyer: only they see their order's private details (tracking number, what they paid). */
+  const buyers = new Map<string, string>();
   for (const binding of bindings) {
     const listingEvents = listingStreams.get(binding.listingId)!.filter((event) => within(binding, event));
     recorded.push(...listingEvents);
     const auctionIds = listingEvents.filter((event) => event.type === 'ListingPublished').map((event) => (event.data as { auctionId: string }).auctionId);
     for (const auctionId of auctionIds) {
-      recorded.push(...(await store.readStream(auctionStreamId(auctionId))).filter((event) => within(binding, event)));
+      const auctionEvents = (await store.readStream(auctionStreamId(auctionId))).filter((event) => within(binding, event));
+      recorded.push(...auctionEvents);
+      if (auctionEvents.some((event) => event.type === 'AuctionClosed' && (event.data as { result: string }).result === 'SOLD')) {
+        for (const orderEvents of await ordersOfSale(store, auctionId)) {
+          buyers.set((orderEvents[0]!.data as { orderId: string }).orderId, (orderEvents[0]!.data as { buyerId: string }).buyerId);
+          recorded.push(...orderEvents.filter((event) => within(binding, event)));
+        }
+      }
     }
   }
   recorded.sort((a, b) => comparePositions(a.position, b.position));
@@ -63,7 +75,8 @@ export async function chainOfCustody(store: EventStore, uid: string): Promise<Ch
   for (const event of recorded) {
     const engineEvent = asEngineEvent(event) as CustodyEvent;
     if (engineEvent.type === 'BidPlaced') bidsSoFar.set(engineEvent.data.auctionId, (bidsSoFar.get(engineEvent.data.auctionId) ?? 0) + 1);
-    const custodyEvent = describe(engineEvent, { listings, bidsSoFar });
+    const yours = 'orderId' in engineEvent.data && viewerId !== null && buyers.get(engineEvent.data.orderId) === viewerId;
+    const custodyEvent = describe(engineEvent, { listings, bidsSoFar, yours });
     if (custodyEvent) {
       const entry = { ...custodyEvent, at: engineEvent.metadata.occurredAt, eventId: event.id, stream: event.streamId, revision: event.revision };
       described.push({ entry, position: event.position, commandId: engineEvent.metadata.commandId });
@@ -88,6 +101,22 @@ function inStoryOrder(described: Array<{ entry: CustodyEntry; position: LogPosit
         comparePositions(a.position, b.position),
     )
     .map(({ entry }) => entry);
+}
+
+/**
+ * The orders a sale made, each as its stream: the auction's own (its id comes from the auction),
+ * then any runner-up's who accepted a second-chance offer after it was cancelled, in turn.
+ */
+async function ordersOfSale(store: EventStore, auctionId: string): Promise<RecordedEvent[][]> {
+  const orders: RecordedEvent[][] = [];
+  for (let orderId: string | null = orderIdForSale(auctionId); orderId !== null; ) {
+    const events = await store.readStream(orderStreamId(orderId));
+    if (events.length === 0) break;
+    orders.push(events);
+    const accepted = events.find((event) => event.type === 'SecondChanceAccepted');
+    orderId = accepted ? (accepted.data as { newOrderId: string }).newOrderId : null;
+  }
+  return orders;
 }
 
 function bindingsOf(tagEvents: readonly RecordedEvent[]): Binding[] {
@@ -133,6 +162,13 @@ const STORY_ORDER = [
   'AUCTION_CANCELLED',
   'LISTING_SOLD',
   'LISTING_UNSOLD',
+  'SALE_CANCELLED',
+  'SOLD_TO_RUNNER_UP',
+  'ORDER_PAID',
+  'ORDER_SHIPPED',
+  'ORDER_DELIVERED',
+  'SALE_COMPLETED',
+  'LISTING_RELISTED',
   'TAG_UNBOUND',
 ];
 
@@ -142,6 +178,8 @@ interface Context {
   readonly listings: ReadonlyMap<string, ListingState>;
   /** Bids placed so far in each auction, as the log is walked. */
   readonly bidsSoFar: ReadonlyMap<string, number>;
+  /** The event is about the viewer's own order: its private details may be shown. */
+  readonly yours: boolean;
 }
 
 /** The custody entry an event makes, or null for events that are not custody (bids, edits, ...). */
@@ -207,8 +245,43 @@ function describe(event: CustodyEvent, context: Context): Pick<CustodyEntry, 'ev
     }
     case 'AuctionCancelled':
       return { event: 'AUCTION_CANCELLED', summary: `Auction cancelled: ${event.data.reason}`, details: { auctionId: event.data.auctionId, reason: event.data.reason } };
+    case 'ListingRelisted':
+      return { event: 'LISTING_RELISTED', summary: 'Back on sale after the sale fell through', details: { listingId: event.data.listingId } };
+    // After the hammer: dates and the carrier are public, as a provenance record; who bought it, where
+    // it went, the tracking number and what they paid beyond the hammer price are the buyer's alone.
+    case 'OrderPlaced':
+      if (event.data.origin.kind !== 'SECOND_CHANCE') return null; // the sale itself is LISTING_SOLD
+      return {
+        event: 'SOLD_TO_RUNNER_UP',
+        summary: `Sold to the runner-up for ${formatUsd(event.data.hammerPrice)}`,
+        details: { auctionId: event.data.auctionId, hammerPrice: toDollars(event.data.hammerPrice), ...yourOrder(event.data.orderId, context) },
+      };
+    case 'OrderCancelled':
+      return { event: 'SALE_CANCELLED', summary: 'The sale was cancelled: the buyer did not complete it', details: { cancelledAt: event.data.cancelledAt, ...yourOrder(event.data.orderId, context) } };
+    case 'OrderPaid':
+      return { event: 'ORDER_PAID', summary: 'Paid in full', details: { paidAt: event.data.paidAt, ...yourOrder(event.data.orderId, context) } };
+    case 'OrderShipped':
+      return {
+        event: 'ORDER_SHIPPED',
+        summary: `Shipped to the buyer with ${event.data.carrier}`,
+        details: { carrier: event.data.carrier, shippedAt: event.data.shippedAt, ...yourOrder(event.data.orderId, context, { trackingNumber: event.data.trackingNumber }) },
+      };
+    case 'OrderDelivered':
+      return {
+        event: 'ORDER_DELIVERED',
+        summary: event.data.confirmedBy === 'BUYER' ? 'Delivered: the buyer confirmed receipt' : 'Delivered',
+        details: { deliveredAt: event.data.deliveredAt, confirmedBy: event.data.confirmedBy, ...yourOrder(event.data.orderId, context) },
+      };
+    case 'OrderCompleted':
+      return { event: 'SALE_COMPLETED', summary: 'Sale completed: the item is in its new owner’s hands', details: { completedAt: event.data.completedAt, ...yourOrder(event.data.orderId, context) } };
     default:
-      // Drafting, editing, saving, the listing's side of a binding, bids and their retractions.
+      // Drafting, editing, saving, the listing's side of a binding, bids and their retractions,
+      // and an order's private steps (its address, each payment, offers).
       return null;
   }
+}
+
+/** What only the order's buyer sees in its entries: that it is theirs, and its private facts. */
+function yourOrder(orderId: string, context: Context, private_: Record<string, string> = {}): Record<string, string | boolean> {
+  return context.yours ? { yourOrderId: orderId, ...private_ } : {};
 }

@@ -101,7 +101,8 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
    * Day 1: seven listings at every stage; bids on lots A, B (a proxy answering, then the leader
    * privately raising their maximum) and C. Day 2: bids on D (one retracted) and A; E withdrawn;
    * C sells at $25 and F closes without bids at noon. Day 3: A sells at $60 and B at $121 at noon;
-   * a bid on D. Lot D stays live.
+   * a bid on D. Lot D stays live. Orders: C's ($25 + 20% + $25 shipping = $55) is paid on day 2; on
+   * day 3 A's ($60 + $12 + $25 = $97) is paid and B's only in part: revenue counts paid orders.
    */
   describe('after three days of trading', () => {
     let buyerAnn: Account;
@@ -128,6 +129,14 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
         await api.deps.projections.caughtUp();
         await api.deps.lifecycle!.runOnce();
       }
+      await api.deps.projections.caughtUp();
+    };
+
+    /** An admin records a bank transfer for the order of a lot's sale (placed by the lifecycle worker). */
+    const payFor = async (target: Lot, amount: number) => {
+      const order = await api.deps.db.selectFrom('orders').select('id').where('auction_id', '=', target.auctionId).executeTakeFirstOrThrow();
+      const paid = await api.call('POST', `/api/admin/orders/${order.id}/payments`, { token: admin.tokens.accessToken, body: { amount, reference: `WIRE-${target.auctionId}` } });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
       await api.deps.projections.caughtUp();
     };
 
@@ -174,12 +183,17 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
       await caughtUpWith(api, listingStreamId(lots.E.listingId), auctionStreamId(lots.E.auctionId));
       moveClockTo(at(DAY_2, '12:00:01'));
       await settle();
+      await settle();
+      await payFor(lots.C, 55);
 
       // ---- day 3 ----
       moveClockTo(at(DAY_3, '12:00:01'));
       await settle();
       await bid(buyerAnn, lots.D, 40);
       await settle();
+      await settle();
+      await payFor(lots.A, 97);
+      await payFor(lots.B, 100); // of $170.20: not paid in full, not yet a sale
     });
 
     it('counts listings by where they stand; withdrawn ones apart', async () => {
@@ -196,10 +210,10 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
       expect(body.nfc).toEqual({ provisionedTags: 8, boundTags: 7, availableTags: 1, boundShare: 5 / 6 });
     });
 
-    it('sums the sales: revenue, items sold and the average price to the cent', async () => {
+    it('sums the sales from orders paid in full: revenue, items sold and the average to the cent', async () => {
       const { body } = await analytics();
-      // $25 (C) + $60 (A) + $121 (B) = $206 over 3 sales: $68.666... -> $68.67.
-      expect(body.sales).toEqual({ revenue: 206, itemsSold: 3, averageSalePrice: 68.67 });
+      // C's $55 and A's $97; B's order is paid in part only.
+      expect(body.sales).toEqual({ revenue: 152, itemsSold: 2, averageSalePrice: 76 });
     });
 
     it('buckets bids and revenue on their UTC days, without private maximum raises or retracted bids', async () => {
@@ -221,8 +235,8 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
         { date: '2031-04-29', revenue: 0 },
         { date: '2031-04-30', revenue: 0 },
         { date: DAY_1, revenue: 0 },
-        { date: DAY_2, revenue: 25 },
-        { date: DAY_3, revenue: 181 },
+        { date: DAY_2, revenue: 55 },
+        { date: DAY_3, revenue: 97 },
       ]);
     });
 
@@ -230,10 +244,10 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
       const { body } = await analytics('?days=2');
       expect(body.series).toEqual({
         bidsPerDay: [{ date: DAY_2, bids: 2 }, { date: DAY_3, bids: 1 }],
-        revenuePerDay: [{ date: DAY_2, revenue: 25 }, { date: DAY_3, revenue: 181 }],
+        revenuePerDay: [{ date: DAY_2, revenue: 55 }, { date: DAY_3, revenue: 97 }],
       });
       // The totals stay all-time whatever the window.
-      expect(body.sales.revenue).toBe(206);
+      expect(body.sales.revenue).toBe(152);
     });
 
     it('ranks live and sold lots by price, with their bid counts', async () => {

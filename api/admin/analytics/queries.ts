@@ -109,15 +109,21 @@ async function tagsByStatus(db: Kysely<Database>) {
   return rows.map((row) => ({ status: row.status, tags: Number(row.tags) }));
 }
 
-/** Sales of all time: the final prices of auctions that closed with a sale. */
+/**
+ * Sales of all time: orders paid in full, and what they brought in (hammer price, buyer's premium and
+ * shipping). A lot that sold but was never paid for is no sale; a second chance that was paid is.
+ */
 async function salesTotals(db: Kysely<Database>) {
   const row = await db
-    .selectFrom('auctions')
-    .select((eb) => [eb.fn.countAll<string | number>().as('items_sold'), eb.fn.coalesce(eb.fn.sum<string | number>('final_price'), sql<number>`0`).as('revenue')])
-    .where('result', '=', 'SOLD')
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.countAll<string | number>().as('items_sold'), eb.fn.coalesce(eb.fn.sum<string | number>(orderTotal), sql<number>`0`).as('revenue')])
+    .where('paid_at', 'is not', null)
     .executeTakeFirstOrThrow();
   return { itemsSold: Number(row.items_sold), revenueCents: Number(row.revenue) };
 }
+
+/** What an order comes to, in cents: hammer price, premium and shipping. */
+const orderTotal = sql<number>`hammer_price + buyers_premium + shipping`;
 
 /** The UTC calendar day of a timestamptz column, as YYYY-MM-DD. */
 function utcDay(column: string): RawBuilder<string> {
@@ -139,15 +145,14 @@ async function bidsPerDay(db: Kysely<Database>, window: AnalyticsWindow): Promis
   return rows.map((row) => ({ day: row.day, value: Number(row.bids) }));
 }
 
-/** A sale counts on the day its auction closed. */
+/** A sale counts on the day its order was paid in full. */
 async function revenueCentsPerDay(db: Kysely<Database>, window: AnalyticsWindow): Promise<DailyFigure[]> {
-  const day = utcDay('closed_at');
+  const day = utcDay('paid_at');
   const rows = await db
-    .selectFrom('auctions')
-    .select((eb) => [day.as('day'), eb.fn.sum<string | number>('final_price').as('revenue')])
-    .where('result', '=', 'SOLD')
-    .where('closed_at', '>=', window.from)
-    .where('closed_at', '<', window.until)
+    .selectFrom('orders')
+    .select((eb) => [day.as('day'), eb.fn.sum<string | number>(orderTotal).as('revenue')])
+    .where('paid_at', '>=', window.from)
+    .where('paid_at', '<', window.until)
     .groupBy(day)
     .execute();
   return rows.map((row) => ({ day: row.day, value: Number(row.revenue) }));

@@ -48,9 +48,9 @@ export const analyticsAnswerSchema = z.object({
     .describe('The NFC tag pool and how many listings carry their tag'),
   sales: z
     .object({
-      revenue: dollars('Dollars, all time: the sum of the final prices of auctions that closed with a sale'),
-      itemsSold: count('Auctions that closed with a sale, all time'),
-      averageSalePrice: z.number().min(0).nullable().describe('Dollars, to the cent: revenue / itemsSold; null when nothing has sold'),
+      revenue: dollars("Dollars, all time: what orders paid in full brought in (hammer price, buyer's premium and shipping); a lot sold but never paid is not counted"),
+      itemsSold: count('Orders paid in full, all time'),
+      averageSalePrice: z.number().min(0).nullable().describe('Dollars, to the cent: revenue / itemsSold (what a buyer paid, on average); null when nothing has been paid for'),
     })
     .describe('Sales of all time (the analytics page cards)'),
   series: z
@@ -62,8 +62,8 @@ export const analyticsAnswerSchema = z.object({
             '(placed by bidders, by their maximums, buy-now purchases); not a leader privately raising their maximum, nor retracted bids',
         ),
       revenuePerDay: z
-        .array(z.object({ date: isoDay, revenue: dollars('Dollars: final prices of the sales closed that day') }))
-        .describe('One entry per day of the window, oldest first, zero-filled; a sale counts on the day its auction closed'),
+        .array(z.object({ date: isoDay, revenue: dollars('Dollars: what the orders paid in full that day brought in') }))
+        .describe('One entry per day of the window, oldest first, zero-filled; a sale counts on the day its order was paid in full'),
     })
     .describe('The last `days` days, ending today (UTC)'),
   topLots: z
