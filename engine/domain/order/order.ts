@@ -340,7 +340,8 @@ function offerSecondChance(command: OrderCommandOf<'OfferSecondChance'>, order: 
   requireRole(command.metadata.actor, 'ADMIN');
   if (order.status === 'SECOND_CHANCE_OFFERED') throw rejected('SECOND_CHANCE_PENDING', 'An offer to the runner-up is still open');
   requireCancelledAndAvailable(order);
-  const { candidate } = command.data;
+  const { candidate, offerId } = command.data;
+  if (order.offers.some((offer) => offer.offerId === offerId)) throw rejected('OFFER_ALREADY_MADE', 'An offer with this id has already been made');
   if (candidate === null) throw rejected('NO_RUNNER_UP', 'No other bidder is left to make an offer to');
   if (candidate.bidderId === order.facts.buyerId || order.offers.some((offer) => offer.bidderId === candidate.bidderId)) {
     throw rejected('RUNNER_UP_ALREADY_ASKED', 'This bidder has already had this item offered to them');
@@ -351,7 +352,7 @@ function offerSecondChance(command: OrderCommandOf<'OfferSecondChance'>, order: 
       type: 'SecondChanceOffered',
       data: {
         orderId: order.facts.orderId,
-        offerId: command.data.offerId,
+        offerId,
         bidderId: candidate.bidderId,
         amount: candidate.amount,
         offeredAt: now,

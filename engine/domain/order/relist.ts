@@ -14,6 +14,7 @@ export function decideListingRelease(
   listing: ListingState,
 ): { orderEvents: OrderEvent[]; listingEvents: ListingEvent[] } {
   const orderEvents = decideOrder(command, order);
+  // (decideOrder has refused an order that does not exist; this only tells the compiler.)
   if (order.status === 'NONE') return { orderEvents, listingEvents: [] };
   const { listingId, auctionId } = order.facts;
   const listingEvents = decideListing({ type: 'RelistListing', data: { listingId, auctionId }, metadata: command.metadata }, listing);
