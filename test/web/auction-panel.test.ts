@@ -5,7 +5,7 @@ import { formatTimeLeft } from '../../web/src/lib/time-left';
 import type { Auction, Bid, BidRequest, PlacedBid, Purchase } from '../../web/src/features/listing/api';
 import type { Snapshot } from '../../web/src/features/listing/auction/auction-facts';
 import { auctionPanelMachine, canBid, MAX_RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS } from '../../web/src/features/listing/auction/auction-panel-machine';
-import { bidderLabel, BID_SUCCESS_MESSAGE, statusLabel } from '../../web/src/features/listing/auction/panel-labels';
+import { bidderLabel, BID_SUCCESS_MESSAGE, saleTerms, statusLabel } from '../../web/src/features/listing/auction/panel-labels';
 import type { FeedEvent, FeedInput, LiveMessage } from '../../web/src/features/listing/auction/live-messages';
 
 const NOW = Date.parse('2032-03-01T12:00:00.000Z');
@@ -271,6 +271,14 @@ describe('the countdown', () => {
     expect(statusLabel('ACTIVE')).toBe('Live Auction');
     expect(statusLabel('PENDING')).toBe('Starting Soon');
     expect(statusLabel('CANCELLED')).toBe('CANCELLED');
+  });
+
+  it('states the sale terms fixed at publish: the premium and how soon the winner pays', () => {
+    expect(saleTerms({ buyersPremiumPercent: 20, paymentWindowHours: 168 })).toBe(
+      "The winner pays a 20% buyer's premium and shipping on top of the hammer price, by bank transfer within 7 days of the close.",
+    );
+    expect(saleTerms({ buyersPremiumPercent: 12.5, paymentWindowHours: 36 })).toContain('12.5% buyer\'s premium and shipping on top of the hammer price, by bank transfer within 36 hours');
+    expect(saleTerms({ buyersPremiumPercent: 0, paymentWindowHours: 0.01 })).toContain('within 1 minute of the close');
   });
 });
 

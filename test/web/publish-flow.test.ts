@@ -252,10 +252,12 @@ describe("the Add Item form's values, checked by the contract's schemas", () => 
 
   it("become the auction's rule set: the defaults as shown, a hard close, an end instead of a duration", () => {
     expect(publicationOf(EMPTY_ITEM)).toEqual({
-      rules: { durationHours: 168, incrementTable: 'FLAT_ONE_DOLLAR', softClose: { windowSeconds: 180, maxExtensionHours: 24 }, reservePrice: null, buyNowPrice: null },
+      rules: { durationHours: 168, incrementTable: 'FLAT_ONE_DOLLAR', softClose: { windowSeconds: 180, maxExtensionHours: 24 }, reservePrice: null, buyNowPrice: null, buyersPremiumPercent: 20, paymentWindowHours: 168 },
     });
     const hard = publicationOf({ ...EMPTY_ITEM, softClose: false, reservePrice: '500', buyNowPrice: '900' });
     expect(hard).toMatchObject({ rules: { softClose: null, reservePrice: 500, buyNowPrice: 900 } });
+    expect(publicationOf({ ...EMPTY_ITEM, buyersPremiumPercent: '12.5', paymentWindowHours: '0.01' })).toMatchObject({ rules: { buyersPremiumPercent: 12.5, paymentWindowHours: 0.01 } });
+    expect(publicationOf({ ...EMPTY_ITEM, buyersPremiumPercent: '60' })).toMatchObject({ errors: [{ field: 'buyersPremiumPercent', message: expect.stringContaining("Buyer's premium") }] });
     const ending = publicationOf({ ...EMPTY_ITEM, timing: 'end', endsAt: '2031-05-01T18:30' });
     expect(ending).toMatchObject({ rules: { endsAt: new Date('2031-05-01T18:30').toISOString() } });
     expect(ending).not.toHaveProperty('rules.durationHours');

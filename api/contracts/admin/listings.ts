@@ -65,6 +65,9 @@ export const listingStatusChangeRequestSchema = z.strictObject({
 });
 export type ListingStatusChangeRequest = z.infer<typeof listingStatusChangeRequestSchema>;
 
+/** The premium and payment window a publication gets unless it says otherwise (20%, a week). */
+export { DEFAULT_AFTER_SALE_TERMS };
+
 /** Unless the publisher says otherwise: a week long, the spec's $1 step, and anti-sniping on. */
 export const PUBLICATION_DEFAULTS = {
   durationHours: 7 * 24,

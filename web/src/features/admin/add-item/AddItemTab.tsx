@@ -4,7 +4,7 @@ import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { fromPromise } from 'xstate';
 import { JERSEY_CONDITIONS, JERSEY_SIZES, JERSEY_TEAMS, type JerseyForm } from '../../../../../api/contracts/admin/jersey-form';
-import { PUBLICATION_DEFAULTS, type AdminListing, type PublicationRequest } from '../../../../../api/contracts/admin/listings';
+import { DEFAULT_AFTER_SALE_TERMS, PUBLICATION_DEFAULTS, type AdminListing, type PublicationRequest } from '../../../../../api/contracts/admin/listings';
 import { Banner } from '../../../components/Banner';
 import { FormField } from '../../../components/FormField';
 import { SelectField } from '../../../components/SelectField';
@@ -212,7 +212,8 @@ function ItemEditor({
         <legend>Auction</legend>
         <p className="muted add-item__note">
           Chosen when you publish. Defaults: {PUBLICATION_DEFAULTS.durationHours / 24} days, every bid adds at least $1, and a bid in the last{' '}
-          {PUBLICATION_DEFAULTS.softClose.windowSeconds / 60} minutes moves the end (by at most {PUBLICATION_DEFAULTS.softClose.maxExtensionHours} hours).
+          {PUBLICATION_DEFAULTS.softClose.windowSeconds / 60} minutes moves the end (by at most {PUBLICATION_DEFAULTS.softClose.maxExtensionHours} hours); the winner pays a{' '}
+          {DEFAULT_AFTER_SALE_TERMS.buyersPremiumBasisPoints / 100}% buyer's premium and has {DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds / 86_400} days to pay.
         </p>
         <div className="add-item__grid">
           <FormField label="Starting price ($)" registration={register('price')} error={error('price')} inputMode="decimal" hint={<span className="field__hint">Also the asking price; $0 when empty.</span>} />
@@ -225,6 +226,8 @@ function ItemEditor({
           <SelectField label="Bid increments" registration={register('incrementTable')} error={error('incrementTable')} options={INCREMENT_OPTIONS} />
           <FormField label="Reserve price ($, optional)" registration={register('reservePrice')} error={error('reservePrice')} inputMode="decimal" hint={<span className="field__hint">Hidden from bidders; they see only whether it is met.</span>} />
           <FormField label="Buy-now price ($, optional)" registration={register('buyNowPrice')} error={error('buyNowPrice')} inputMode="decimal" hint={<span className="field__hint">Offered until the first bid (with a reserve: until it is met).</span>} />
+          <FormField label="Buyer's premium (%)" registration={register('buyersPremiumPercent')} error={error('buyersPremiumPercent')} inputMode="decimal" hint={<span className="field__hint">Added to the hammer price on the winner's invoice; 0 to 50.</span>} />
+          <FormField label="Payment window (hours)" registration={register('paymentWindowHours')} error={error('paymentWindowHours')} inputMode="decimal" hint={<span className="field__hint">How long the winner has to pay before the order is overdue.</span>} />
         </div>
         <div className="add-item__check">
           <input id="add-item-soft-close" type="checkbox" {...register('softClose')} />

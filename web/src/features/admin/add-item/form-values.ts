@@ -1,5 +1,5 @@
 import { JERSEY_TEAMS, jerseyFormSchema, type JerseyForm, type JerseyTeam } from '../../../../../api/contracts/admin/jersey-form';
-import { PUBLICATION_DEFAULTS, publicationRequestSchema, type AdminListing, type IncrementTableName, type PublicationRequest } from '../../../../../api/contracts/admin/listings';
+import { DEFAULT_AFTER_SALE_TERMS, PUBLICATION_DEFAULTS, publicationRequestSchema, type AdminListing, type IncrementTableName, type PublicationRequest } from '../../../../../api/contracts/admin/listings';
 import type { FieldError } from '../../../../../api/contracts/common';
 
 /**
@@ -33,6 +33,10 @@ export interface ItemFormValues {
   maxExtensionHours: string;
   reservePrice: string;
   buyNowPrice: string;
+  /** What the winner pays on top of the hammer price, in percent. */
+  buyersPremiumPercent: string;
+  /** How long the winner has to pay once the auction closes. */
+  paymentWindowHours: string;
 }
 
 export type ItemField = keyof ItemFormValues | 'mediaIds';
@@ -61,6 +65,8 @@ export const EMPTY_ITEM: ItemFormValues = {
   maxExtensionHours: String(PUBLICATION_DEFAULTS.softClose.maxExtensionHours),
   reservePrice: '',
   buyNowPrice: '',
+  buyersPremiumPercent: String(DEFAULT_AFTER_SALE_TERMS.buyersPremiumBasisPoints / 100),
+  paymentWindowHours: String(DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds / 3_600),
 };
 
 /** The contract names nested fields by path ("stats.touchdowns"); the form names them flat. */
@@ -108,6 +114,8 @@ export function publicationOf(values: ItemFormValues): { rules: PublicationReque
     softClose: values.softClose ? { windowSeconds: dollars(values.windowSeconds), maxExtensionHours: dollars(values.maxExtensionHours) } : null,
     reservePrice: dollars(values.reservePrice) ?? null,
     buyNowPrice: dollars(values.buyNowPrice) ?? null,
+    buyersPremiumPercent: dollars(values.buyersPremiumPercent),
+    paymentWindowHours: dollars(values.paymentWindowHours),
   };
   const parsed = publicationRequestSchema.safeParse(candidate);
   if (parsed.success) return { rules: parsed.data };
@@ -123,6 +131,8 @@ const LABELS: Partial<Record<ItemField, string>> = {
   maxExtensionHours: 'Longest extension',
   reservePrice: 'Reserve price',
   buyNowPrice: 'Buy-now price',
+  buyersPremiumPercent: "Buyer's premium",
+  paymentWindowHours: 'Payment window',
 };
 
 function labelOf(field: ItemField): string {

@@ -9,7 +9,7 @@ import { formatTimeLeft } from '../../../lib/time-left';
 import { buyNow, fetchAuction, fetchBids, placeBid, type Auction, type BidRequest } from '../api';
 import { hasEnded, isLeader, statusAt, takesBids, type Snapshot } from './auction-facts';
 import { auctionPanelMachine } from './auction-panel-machine';
-import { bidderLabel, statusLabel } from './panel-labels';
+import { bidderLabel, saleTerms, statusLabel } from './panel-labels';
 import { liveFeed } from './live-feed';
 import './auction-panel.css';
 
@@ -115,6 +115,10 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
           </p>
         </div>
       </div>
+
+      <p className="muted auction-panel__terms" data-testid="sale-terms">
+        {saleTerms(facts)}
+      </p>
 
       {facts.status === 'ENDED' && (
         <p className="auction-panel__outcome" role="status">

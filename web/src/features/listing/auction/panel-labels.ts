@@ -1,6 +1,6 @@
 import { formatUsd } from '../../../lib/money';
 import type { AuctionStatus } from '../../../../../api/contracts/auctions';
-import type { PlacedBid, Purchase } from '../api';
+import type { Auction, PlacedBid, Purchase } from '../api';
 
 /** What the panel says; the machine and the component decide when. */
 
@@ -39,4 +39,12 @@ export function failureMessage(what: 'Failed to place bid' | 'Failed to buy now'
 export function bidderLabel(bidderId: string, userId: string | null): string {
   if (userId !== null && bidderId === userId) return 'You';
   return `Bidder •••${bidderId.replace(/-/g, '').slice(-4)}`;
+}
+
+/** What the winner pays on top of the hammer, and how soon: the terms fixed when the lot was published. */
+export function saleTerms(auction: Pick<Auction, 'buyersPremiumPercent' | 'paymentWindowHours'>): string {
+  const hours = auction.paymentWindowHours;
+  const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const window = hours >= 48 && hours % 24 === 0 ? count(hours / 24, 'day') : hours >= 1 ? count(hours, 'hour') : count(Math.max(1, Math.round(hours * 60)), 'minute');
+  return `The winner pays a ${auction.buyersPremiumPercent}% buyer's premium and shipping on top of the hammer price, by bank transfer within ${window} of the close.`;
 }
