@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { shippingAddressSchema } from '../../engine/domain';
 import { dollarsSchema } from './auctions';
+import { pageSchema } from './common';
 
 /**
  * After the hammer: the order a sale makes, its invoice, payment, shipping and delivery, and the
@@ -62,6 +63,8 @@ export const orderSchema = z.object({
   auctionId: z.string(),
   status: orderStatusSchema,
   listing: z.object({ title: z.string(), slug: z.string(), imageUrl: z.string().nullable(), nfcUid: z.string().nullable() }),
+  /** Who the invoice is made out to: the buyer's name and email (null for an account since removed). */
+  billedTo: z.object({ name: z.string(), email: z.string() }).nullable(),
   hammerPrice: dollarsSchema,
   buyersPremiumPercent: z.number(),
   buyersPremium: dollarsSchema,
@@ -96,28 +99,54 @@ export type Order = z.infer<typeof orderSchema>;
 export const ordersSchema = z.object({ content: z.array(orderSchema) });
 export type Orders = z.infer<typeof ordersSchema>;
 
-/** An order as the admin's Orders view lists it: the buyer named, and the runner-up offers made. */
+const personSchema = z.object({ id: z.string(), email: z.string().nullable(), name: z.string().nullable() });
+
+/** An order as the admin's Orders view shows it: the buyer named, the runner-up offers made, and what the admin may do next. */
 export const adminOrderSchema = orderSchema.extend({
-  buyer: z.object({ id: z.string(), email: z.string().nullable(), name: z.string().nullable() }),
-  offers: z.array(secondChanceOfferSchema.extend({ outcome: z.enum(['OPEN', 'ACCEPTED', 'DECLINED', 'EXPIRED']), newOrderId: z.string().nullable() })),
+  buyer: personSchema,
+  offers: z.array(secondChanceOfferSchema.extend({ bidder: personSchema, outcome: z.enum(['OPEN', 'ACCEPTED', 'DECLINED', 'EXPIRED']), newOrderId: z.string().nullable() })),
   listingReleased: z.boolean(),
   successorOrderId: z.string().nullable(),
+  /** The steps the order decider would take now (engine/domain/order/order.ts adminActionsAt). */
+  adminActions: z.object({
+    recordPayment: z.boolean(),
+    changeShipping: z.boolean(),
+    ship: z.boolean(),
+    markDelivered: z.boolean(),
+    cancel: z.boolean(),
+    offerToRunnerUp: z.boolean(),
+    relist: z.boolean(),
+  }),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 
-export const adminOrdersSchema = z.object({ content: z.array(adminOrderSchema) });
-export type AdminOrders = z.infer<typeof adminOrdersSchema>;
+/** A page of the admin's orders, with how many orders each status holds (all of them, whatever the filter). */
+export const adminOrdersPageSchema = pageSchema(adminOrderSchema).extend({
+  counts: z.record(orderStatusSchema, z.number().int()).describe('Orders per status, all of them'),
+});
+export type AdminOrdersPage = z.infer<typeof adminOrdersPageSchema>;
 
 export const adminOrdersQuerySchema = z.strictObject({
   status: orderStatusSchema.optional().describe('Only orders in this status. Default: all, overdue first, then by payment due date'),
+  search: z.string().trim().max(200).optional().describe("An order number (PRV-1A2B3C4D, or its start), or words of the item's title or the buyer's name or email"),
+  page: z.coerce.number().int().min(0).max(10_000).default(0),
+  size: z.coerce.number().int().min(1).max(100).default(25),
 });
+export type AdminOrdersQuery = z.input<typeof adminOrdersQuerySchema>;
+
+/** What offering an order to the runner-up answers the admin: the offer, and who it went to. */
+export const adminSecondChanceOfferSchema = secondChanceOfferSchema.extend({ bidder: personSchema });
+export type AdminSecondChanceOffer = z.infer<typeof adminSecondChanceOfferSchema>;
 
 const paymentDollars = z.number().positive().max(100_000_000);
 
 export const recordPaymentRequestSchema = z.strictObject({
   amount: paymentDollars.describe('Dollars received, in whole cents; a part keeps the order awaiting the rest'),
   reference: z.string().trim().min(1).max(200).describe("The transfer's reference, as the bank shows it"),
-  receivedAt: z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional().describe('When the money arrived (a date or an instant). Default: now'),
+  receivedAt: z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()])
+    .optional()
+    .describe('When the money arrived: an instant, or a date (read as that day, up to now). Default: now'),
 });
 export type RecordPaymentRequest = z.infer<typeof recordPaymentRequestSchema>;
 
@@ -140,6 +169,10 @@ export const secondChanceViewSchema = secondChanceOfferSchema.extend({
   outcome: z.enum(['OPEN', 'ACCEPTED', 'DECLINED', 'EXPIRED']),
   listing: z.object({ title: z.string(), slug: z.string(), imageUrl: z.string().nullable() }),
   buyersPremiumPercent: z.number(),
+  /** What accepting would cost in all: the amount, the premium on it and the item's shipping. */
+  buyersPremium: dollarsSchema,
+  shipping: dollarsSchema,
+  total: dollarsSchema,
   /** The order accepting it made, once accepted. */
   orderId: z.string().nullable(),
 });

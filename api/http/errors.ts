@@ -50,12 +50,11 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     return reply.code(409).send(errorBody(409, CONCURRENCY_CONFLICT_MESSAGE, 'CONCURRENCY_CONFLICT'));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const problems = error.validation.map((issue) => {
-      const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const where = [error.validationContext, path].filter(Boolean).join('.');
-      return `${where}: ${issue.message}`;
-    });
-    return reply.code(400).send(errorBody(400, problems.join('; '), 'VALIDATION_FAILED'));
+    const issues = error.validation.map((issue) => ({ path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.'), message: issue.message ?? 'Invalid value' }));
+    const problems = issues.map(({ path, message }) => `${[error.validationContext, path].filter(Boolean).join('.')}: ${message}`);
+    // A refused form's problems also come field by field, for the form to show each beside its field.
+    const fields = error.validationContext === 'body' ? issues.filter((issue) => issue.path !== '').map(({ path, message }) => ({ field: path, message })) : [];
+    return reply.code(400).send(errorBody(400, problems.join('; '), 'VALIDATION_FAILED', fields.length > 0 ? fields : undefined));
   }
   const sqlState = (error as { code?: unknown }).code;
   if (sqlState === '22021' || sqlState === '22P05') {

@@ -104,6 +104,6 @@ export async function findAuction(db: Kysely<Database>, auctionId: string): Prom
 }
 
 /** LIKE treats %, _ and the escape character as patterns; a search for "100%" means the text. */
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }

@@ -1,4 +1,5 @@
 import type { OrderEvent, OrderNoticeKind } from '../../engine/domain';
+import { adminOrderPath, purchasePath, secondChancePath } from '../contracts/order-links';
 import { orderNumberOf } from '../orders/presenters';
 import { formatInstant, formatPrice } from './wording';
 
@@ -14,9 +15,8 @@ export interface OrderFacts {
 
 /** Where an order's notice leads: the buyer's order page, the runner-up's offer, or the admin's view of the order. */
 export function orderNoticePath(kind: OrderNoticeKind, event: OrderEvent, forAdmin: boolean): string {
-  if (event.type === 'SecondChanceOffered') return `/second-chance/${encodeURIComponent(event.data.offerId)}`;
-  const orderId = encodeURIComponent(event.data.orderId);
-  return forAdmin && kind === 'PAYMENT_OVERDUE' ? `/admin/orders/${orderId}` : `/purchases/${orderId}`;
+  if (event.type === 'SecondChanceOffered') return secondChancePath(event.data.offerId);
+  return forAdmin && kind === 'PAYMENT_OVERDUE' ? adminOrderPath(event.data.orderId) : purchasePath(event.data.orderId);
 }
 
 /** The title and body of a notice about an order, in the app and as the mail's subject and first lines. */

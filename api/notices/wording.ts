@@ -1,4 +1,5 @@
 import type { NoticeKind } from '../contracts/notifications';
+import { ORDER_LINK_PATHS } from '../contracts/order-links';
 import { composeMail } from '../mail/compose';
 import type { AppLinks } from '../mail/links';
 import type { OutgoingMail } from '../mail/transport';
@@ -52,7 +53,7 @@ export function lotPath(slug: string | null, listingId: string): string {
 /** A notice as mail: what it says, a link to what it is about, and why it came (and, for optional ones, how to stop them). */
 export function lotNoticeMail(links: AppLinks, to: { email: string; firstName: string }, notice: { kind: NoticeKind; title: string; body: string; link: string | null }): OutgoingMail {
   const optional = notice.kind === 'OUTBID' || notice.kind === 'ENDING_SOON';
-  const aboutOrders = notice.link?.startsWith('/admin/orders/') === true;
+  const aboutOrders = notice.link?.startsWith(`${ORDER_LINK_PATHS.adminOrder}/`) === true;
   return composeMail({
     to: to.email,
     subject: notice.title,

@@ -14,7 +14,7 @@ const RULE = '#bbbbbb';
  * The invoice as a PDF (pdfkit: maintained, no browser, the standard fonts need no files). The same
  * lines as the printable page (contracts/invoice.ts), laid out for Letter paper.
  */
-export function invoicePdf(order: Order, context: { buyer: { name: string; email: string } | null; issuedAt: Date }): Promise<Buffer> {
+export function invoicePdf(order: Order): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: 56,
@@ -34,14 +34,15 @@ export function invoicePdf(order: Order, context: { buyer: { name: string; email
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text('Authenticated sports memorabilia, sold at live auction');
   doc.font('Helvetica-Bold').fontSize(16).fillColor(INK).text(`Invoice ${order.orderNumber}`, left, 56, { width, align: 'right' });
   doc.font('Helvetica').fontSize(9).fillColor(MUTED);
-  doc.text(`Issued ${day.format(context.issuedAt)}`, { width, align: 'right' });
+  // Issued when the order was placed: the same date however often it is downloaded.
+  doc.text(`Issued ${day.format(new Date(order.placedAt))}`, { width, align: 'right' });
   doc.text(`Status: ${ORDER_STATUS_LABELS[order.status]}`, { width, align: 'right' });
 
   doc.moveDown(2);
   const top = doc.y;
   heading(doc, 'Billed to', left, top);
   doc.font('Helvetica').fontSize(10).fillColor(INK);
-  if (context.buyer) doc.text(context.buyer.name, left).text(context.buyer.email);
+  if (order.billedTo) doc.text(order.billedTo.name, left).text(order.billedTo.email);
   if (order.shippingAddress) {
     heading(doc, 'Ships to', left + width / 2, top);
     const address = order.shippingAddress;

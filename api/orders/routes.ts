@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors';
 import { readModelsCaughtUpWith } from '../read-after-write';
 import { invoicePdf } from './invoice-pdf';
 import { orderNumberOf, presentOfferView, presentOrder } from './presenters';
-import { findOffer, findOrder, ordersOfBuyer, paymentsOf, type OrderRow } from './queries';
+import { findOffer, findOrder, ordersOfBuyer, paymentsOf, peopleById, type OrderRow } from './queries';
 
 const orderParams = z.strictObject({ orderId: z.uuid() });
 const offerParams = z.strictObject({ offerId: z.uuid() });
@@ -32,10 +32,17 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
     return row;
   }
 
+  async function present(rows: readonly OrderRow[]): Promise<Order[]> {
+    const ids = rows.map((row) => row.id);
+    const [payments, buyers] = await Promise.all([paymentsOf(db, ids), peopleById(db, rows.map((row) => row.buyer_id))]);
+    return rows.map((row) => presentOrder(row, payments.get(row.id) ?? [], buyers.get(row.buyer_id), presentation));
+  }
+
+  /** The order as it stands after the request's own command. */
   async function presented(orderId: string): Promise<Order> {
     const row = await findOrder(db, orderId);
     if (!row) throw new Error(`Order ${orderId} missing from the read model after its own command`);
-    return presentOrder(row, (await paymentsOf(db, [orderId])).get(orderId) ?? [], presentation);
+    return (await present([row]))[0]!;
   }
 
   app.get(
@@ -50,9 +57,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
       },
     },
     async (request) => {
-      const rows = await ordersOfBuyer(db, request.actor!.userId);
-      const payments = await paymentsOf(db, rows.map((row) => row.id));
-      return { content: rows.map((row) => presentOrder(row, payments.get(row.id) ?? [], presentation)) };
+      return { content: await present(await ordersOfBuyer(db, request.actor!.userId)) };
     },
   );
 
@@ -70,8 +75,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
       },
     },
     async (request) => {
-      const row = await readableOrder(request.params.orderId, request.actor!);
-      return presentOrder(row, (await paymentsOf(db, [row.id])).get(row.id) ?? [], presentation);
+      return (await present([await readableOrder(request.params.orderId, request.actor!)]))[0]!;
     },
   );
 
@@ -143,9 +147,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
     },
     async (request, reply) => {
       const row = await readableOrder(request.params.orderId, request.actor!);
-      const order = presentOrder(row, (await paymentsOf(db, [row.id])).get(row.id) ?? [], presentation);
-      const buyer = await db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', row.buyer_id).executeTakeFirst();
-      const pdf = await invoicePdf(order, { buyer: buyer ? { name: `${buyer.first_name} ${buyer.last_name}`.trim(), email: buyer.email } : null, issuedAt: deps.clock() });
+      const pdf = await invoicePdf((await present([row]))[0]!);
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="invoice-${orderNumberOf(row.id)}.pdf"`)
@@ -170,7 +172,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
       const offer = await findOffer(db, request.params.offerId);
       if (!offer) throw new HttpError(404, 'Offer not found', 'OFFER_NOT_FOUND');
       if (offer.bidder_id !== request.actor!.userId && !request.actor!.roles.includes('ADMIN')) throw new HttpError(403, 'Access denied', 'FORBIDDEN');
-      return presentOfferView(offer, deps.mediaStorage);
+      return presentOfferView(offer, deps.mediaStorage, deps.afterSale.shippingRates);
     },
   );
 
@@ -225,7 +227,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: randomUUID() }),
       });
       await readModelsCaughtUpWith(deps, orderStreamId(offer.order_id));
-      return presentOfferView((await findOffer(db, offer.offer_id))!, deps.mediaStorage);
+      return presentOfferView((await findOffer(db, offer.offer_id))!, deps.mediaStorage, deps.afterSale.shippingRates);
     },
   );
 };

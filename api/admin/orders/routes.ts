@@ -7,19 +7,21 @@ import { commandMetadata, listingStreamId, orderStreamId, type OrderCommand } fr
 import { errorResponses } from '../../contracts/common';
 import {
   adminOrderSchema,
+  adminOrdersPageSchema,
   adminOrdersQuerySchema,
-  adminOrdersSchema,
+  adminSecondChanceOfferSchema,
   cancelOrderRequestSchema,
+  orderStatusSchema,
   recordPaymentRequestSchema,
-  secondChanceOfferSchema,
   shipmentRequestSchema,
   shippingChargeRequestSchema,
   type AdminOrder,
+  type AdminOrdersPage,
 } from '../../contracts/orders';
 import type { AppDependencies } from '../../dependencies';
 import { toCents } from '../../http/money';
-import { presentAdminOrder, presentOffer } from '../../orders/presenters';
-import { findOrder, offersOf, ordersForAdmin, paymentsOf, type OrderRow } from '../../orders/queries';
+import { presentAdminOrder, presentOffer, presentPerson } from '../../orders/presenters';
+import { findOrder, offersOf, orderCountsByStatus, ordersForAdmin, paymentsOf, peopleById, type OrderRow } from '../../orders/queries';
 import { HttpError } from '../../http/errors';
 import { readModelsCaughtUpWith } from '../../read-after-write';
 
@@ -37,14 +39,9 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
 
   async function present(rows: readonly OrderRow[]): Promise<AdminOrder[]> {
     const ids = rows.map((row) => row.id);
-    const buyerIds = [...new Set(rows.map((row) => row.buyer_id))];
-    const [payments, offers, buyers] = await Promise.all([
-      paymentsOf(db, ids),
-      offersOf(db, ids),
-      buyerIds.length === 0 ? [] : db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', buyerIds).execute(),
-    ]);
-    const buyerById = new Map(buyers.map((buyer) => [buyer.id, buyer]));
-    return rows.map((row) => presentAdminOrder(row, payments.get(row.id) ?? [], offers.get(row.id) ?? [], buyerById.get(row.buyer_id), presentation));
+    const [payments, offers] = await Promise.all([paymentsOf(db, ids), offersOf(db, ids)]);
+    const people = await peopleById(db, [...rows.map((row) => row.buyer_id), ...[...offers.values()].flat().map((offer) => offer.bidder_id)]);
+    return rows.map((row) => presentAdminOrder(row, payments.get(row.id) ?? [], offers.get(row.id) ?? [], people, presentation));
   }
 
   async function existing(orderId: string): Promise<void> {
@@ -70,13 +67,28 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
     {
       schema: {
         tags: ['admin'],
-        summary: 'Orders: overdue first, then by payment due date; filter by status',
+        summary: 'Orders, a page at a time: overdue first, then by payment due date; filter by status, search by order number, item or buyer',
+        description: 'Also answers how many orders each status holds (all of them, whatever the filter).',
         security: [{ bearer: [] }],
         querystring: adminOrdersQuerySchema,
-        response: { 200: adminOrdersSchema, ...errorResponses(400, 401, 403) },
+        response: { 200: adminOrdersPageSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ content: await present(await ordersForAdmin(db, request.query.status)) }),
+    async (request) => {
+      const { page, size } = request.query;
+      const [{ rows, total }, counts] = await Promise.all([ordersForAdmin(db, request.query), orderCountsByStatus(db)]);
+      const totalPages = Math.ceil(total / size);
+      return {
+        content: await present(rows),
+        totalElements: total,
+        totalPages,
+        number: page,
+        size,
+        first: page === 0,
+        last: page >= totalPages - 1,
+        counts: Object.fromEntries(orderStatusSchema.options.map((status) => [status, counts.get(status) ?? 0])) as AdminOrdersPage['counts'],
+      };
+    },
   );
 
   app.get(
@@ -116,7 +128,7 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
       const cents = toCents(amount, 'amount');
       return run(orderId, request, (metadata) => ({
         type: 'RecordPayment',
-        data: { orderId, paymentId: randomUUID(), method: 'BANK_TRANSFER', amount: cents, reference, receivedAt: receivedAt === undefined ? metadata.now : new Date(receivedAt).toISOString() },
+        data: { orderId, paymentId: randomUUID(), method: 'BANK_TRANSFER', amount: cents, reference, receivedAt: receivedAtOf(receivedAt, metadata.now) },
         metadata,
       }));
     },
@@ -206,7 +218,7 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
         description: '409 when the order is not cancelled, an offer is open, the item was relisted, or no other bidder is left.',
         security: [{ bearer: [] }],
         params: orderParams,
-        response: { 201: secondChanceOfferSchema, ...errorResponses(401, 403, 404, 409) },
+        response: { 201: adminSecondChanceOfferSchema, ...errorResponses(401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
@@ -217,7 +229,8 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
       await readModelsCaughtUpWith(deps, orderStreamId(orderId));
       const offer = (await offersOf(db, [orderId])).get(orderId)?.find((candidate) => candidate.offer_id === offerId);
       if (!offer) throw new Error(`Offer ${offerId} missing from the read model after its own command`);
-      return reply.code(201).send(presentOffer(offer));
+      const people = await peopleById(db, [offer.bidder_id]);
+      return reply.code(201).send({ ...presentOffer(offer), bidder: presentPerson(offer.bidder_id, people.get(offer.bidder_id)) });
     },
   );
 
@@ -246,3 +259,10 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
     },
   );
 };
+
+/** When a payment arrived: now by default; a date alone is that day, up to now (the admin does not know the hour). */
+function receivedAtOf(given: string | undefined, now: string): string {
+  if (given === undefined) return now;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(given)) return new Date(Math.min(Date.parse(`${given}T23:59:59.999Z`), Date.parse(now))).toISOString();
+  return new Date(given).toISOString();
+}

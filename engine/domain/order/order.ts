@@ -68,7 +68,35 @@ export function orderBalance(order: PlacedOrder): Cents {
 
 /** What the buyer may do with an order in `status`, for screens to offer: the decider's own rules below. */
 export function buyerActionsAt(status: OrderStatus): { setShippingAddress: boolean; confirmReceipt: boolean } {
-  return { setShippingAddress: status === 'AWAITING_PAYMENT' || status === 'PAYMENT_OVERDUE' || status === 'PAID', confirmReceipt: status === 'SHIPPED' };
+  return { setShippingAddress: isUnpaid(status) || status === 'PAID', confirmReceipt: status === 'SHIPPED' };
+}
+
+/** What an admin may do with an order as it stands, for screens to offer: the decider's own rules below. */
+export function adminActionsAt(order: Pick<PlacedOrder, 'status' | 'amountPaid' | 'successorOrderId' | 'listingReleased'>): {
+  recordPayment: boolean;
+  changeShipping: boolean;
+  ship: boolean;
+  markDelivered: boolean;
+  cancel: boolean;
+  offerToRunnerUp: boolean;
+  relist: boolean;
+} {
+  const unpaid = isUnpaid(order.status);
+  const stillTheAuctions = order.status === 'CANCELLED' && order.successorOrderId === null && !order.listingReleased;
+  return {
+    recordPayment: unpaid,
+    changeShipping: unpaid,
+    ship: order.status === 'PAID',
+    markDelivered: order.status === 'SHIPPED',
+    cancel: unpaid && order.amountPaid === 0,
+    offerToRunnerUp: stillTheAuctions,
+    relist: stillTheAuctions,
+  };
+}
+
+/** Before payment in full: awaiting it, or overdue (a late payment is still taken until an admin cancels). */
+function isUnpaid(status: OrderStatus): boolean {
+  return status === 'AWAITING_PAYMENT' || status === 'PAYMENT_OVERDUE';
 }
 
 // ---- evolve ---------------------------------------------------------------------------------
@@ -260,8 +288,8 @@ function recordPayment(command: OrderCommandOf<'RecordPayment'>, order: PlacedOr
   const reference = command.data.reference.trim();
   const now = command.metadata.now;
   if (toMillis(receivedAt) > toMillis(now)) throw invalid('PAYMENT_IN_FUTURE', 'A payment cannot be received in the future');
-  // A date without a time arrives as midnight: the day the order was placed counts.
-  if (toMillis(receivedAt) < startOfUtcDay(order.facts.placedAt)) {
+  // A day's grace: a date without a time, entered in the admin's own time zone, may read as the day before.
+  if (toMillis(receivedAt) < toMillis(order.facts.placedAt) - 86_400_000) {
     throw invalid('PAYMENT_BEFORE_ORDER', 'A payment cannot have been received before the order was placed');
   }
   if (order.paymentReferences.includes(normalizedReference(reference))) {
@@ -406,10 +434,9 @@ function requireNotCancelled(order: PlacedOrder): void {
   if (order.status === 'CANCELLED' || order.status === 'SECOND_CHANCE_OFFERED') throw rejected('ORDER_CANCELLED', 'This order was cancelled');
 }
 
-/** Before payment in full: awaiting it, or overdue (a late payment is still taken until an admin cancels). */
 function requireUnpaid(order: PlacedOrder): void {
   requireNotCancelled(order);
-  if (order.status !== 'AWAITING_PAYMENT' && order.status !== 'PAYMENT_OVERDUE') throw rejected('ORDER_ALREADY_PAID', 'This order is already paid in full');
+  if (!isUnpaid(order.status)) throw rejected('ORDER_ALREADY_PAID', 'This order is already paid in full');
 }
 
 /** A cancelled order whose item is still the auction's to offer: nobody accepted an offer, and it was not relisted. */
@@ -437,7 +464,3 @@ function normalizedReference(reference: string): string {
   return reference.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
 }
 
-function startOfUtcDay(instant: Instant): number {
-  const ms = toMillis(instant);
-  return ms - (ms % 86_400_000);
-}

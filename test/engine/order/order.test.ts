@@ -457,15 +457,16 @@ describe('RecordPayment', () => {
     order.given(placedOrder()).when(recordPayment(1_000, { receivedAt: PAID_AT })).thenEventsMatch([{ type: 'PaymentRecorded' }]);
   });
 
-  test('received before the day of the order: PAYMENT_BEFORE_ORDER; midnight of that day is fine', () => {
+  test('received more than a day before the order was placed: PAYMENT_BEFORE_ORDER; within the day of grace (time zones, dates without a time) is fine', () => {
+    // PLACED_AT is 2026-12-08T12:00Z.
     order
       .given(placedOrder())
-      .when(recordPayment(1_000, { receivedAt: '2026-12-07T23:59:59.999Z' }))
+      .when(recordPayment(1_000, { receivedAt: '2026-12-07T11:59:59.999Z' }))
       .thenError('PAYMENT_BEFORE_ORDER', 'A payment cannot have been received before the order was placed');
     order
       .given(placedOrder())
-      .when(recordPayment(1_000, { receivedAt: '2026-12-08T00:00:00.000Z' }))
-      .thenEventsMatch([{ type: 'PaymentRecorded', data: { receivedAt: '2026-12-08T00:00:00.000Z' } }]);
+      .when(recordPayment(1_000, { receivedAt: '2026-12-07T12:00:00.000Z' }))
+      .thenEventsMatch([{ type: 'PaymentRecorded', data: { receivedAt: '2026-12-07T12:00:00.000Z' } }]);
   });
 
   test('a buyer cannot record a payment: FORBIDDEN', () => {
