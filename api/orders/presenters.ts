@@ -5,7 +5,7 @@ import { percentOf } from '../contracts/orders';
 import { centsOf, toDollars } from '../http/money';
 import type { MediaStorage } from '../media/storage-port';
 import type { PaymentMethodPort } from '../payments/payment-method';
-import type { findOffer, OfferRow, OrderRow, PaymentRow } from './queries';
+import type { findOffer, OfferRow, OrderRow, PaymentRow, PersonRow } from './queries';
 
 /** Short and unambiguous, for a transfer's reference and the invoice: PRV- and the id's first eight hex digits. */
 export function orderNumberOf(orderId: string): string {
@@ -72,13 +72,6 @@ export function presentOrder(row: OrderRow, payments: readonly PaymentRow[], buy
 }
 
 /** A person as the admin's screens name them: their account's email and name (null for an account since removed). */
-export interface PersonRow {
-  readonly id: string;
-  readonly email: string;
-  readonly first_name: string;
-  readonly last_name: string;
-}
-
 export function presentPerson(id: string, person: PersonRow | undefined): { id: string; email: string | null; name: string | null } {
   return { id, email: person?.email ?? null, name: person ? `${person.first_name} ${person.last_name}`.trim() : null };
 }

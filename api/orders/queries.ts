@@ -3,11 +3,18 @@ import type { ListingDetails, OrderStatus } from '../../engine/domain';
 import type { OrderPaymentsTable, OrdersTable, SecondChanceOffersTable } from '../../projections/schema';
 import type { Database } from '../database';
 import { escapeLike } from '../listings/queries';
-import type { PersonRow } from './presenters';
 
 export type OrderRow = Selectable<OrdersTable> & { title: string; slug: string; mediaIds: string[]; nfcUid: string | null };
 export type PaymentRow = Selectable<OrderPaymentsTable>;
 export type OfferRow = Selectable<SecondChanceOffersTable>;
+
+/** The account of an order's buyer or a runner-up. */
+export interface PersonRow {
+  readonly id: string;
+  readonly email: string;
+  readonly first_name: string;
+  readonly last_name: string;
+}
 
 /** An order with what it shows of its listing. */
 function ordersWithListing(db: Kysely<Database>) {
