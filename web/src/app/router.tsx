@@ -5,6 +5,7 @@ import { prefetchMarketplace } from '../features/marketplace/prefetch';
 import { AnonymousOnly, RequireAdmin, RequireSignIn, RequireStaff } from './guards';
 import { Layout } from './Layout';
 import { ACCOUNT_LINK_PATHS } from '../../../api/contracts/account-links';
+import { ORDER_LINK_PATHS } from '../../../api/contracts/order-links';
 
 /** A page loaded when first visited, so the marketplace does not wait for every other screen's code. */
 function page(load: () => Promise<ComponentType>, guard?: (children: ReactNode) => ReactNode) {
@@ -54,6 +55,8 @@ export const router = createBrowserRouter([
       { path: ACCOUNT_LINK_PATHS.verifyEmail, ...page(async () => (await import('../features/auth/VerifyEmailPage')).VerifyEmailPage) },
       { path: 'notifications', ...page(async () => (await import('../features/notifications/NotificationsPage')).NotificationsPage, signedIn) },
       { path: 'dashboard', ...page(async () => (await import('../features/account/DashboardPage')).DashboardPage, signedIn) },
+      { path: `${ORDER_LINK_PATHS.purchase.slice(1)}/:orderId`, ...page(async () => (await import('../features/purchases/OrderPage')).OrderPage, signedIn) },
+      { path: `${ORDER_LINK_PATHS.secondChance.slice(1)}/:offerId`, ...page(async () => (await import('../features/purchases/SecondChancePage')).SecondChancePage, signedIn) },
       { path: 'profile', ...page(async () => (await import('../features/account/ProfilePage')).ProfilePage, signedIn) },
       { path: 'account/settings', ...page(async () => (await import('../features/account/AccountSettingsPage')).AccountSettingsPage, signedIn) },
       { path: 'favourites', ...page(async () => (await import('../features/account/FavouritesPage')).FavouritesPage) },
@@ -70,6 +73,8 @@ export const router = createBrowserRouter([
               { path: 'dashboard', ...page(async () => (await adminArea()).DashboardPage, admin) },
               { path: 'analytics', ...page(async () => (await adminArea()).AnalyticsPage, admin) },
               { path: 'bulk-import', ...page(async () => (await adminArea()).BulkImportPage, admin) },
+              { path: 'orders', ...page(async () => (await adminArea()).OrdersPage, admin) },
+              { path: 'orders/:orderId', ...page(async () => (await adminArea()).OrderPage, admin) },
               { path: 'auctions/:auctionId/timeline', ...page(async () => (await import('../features/audit/timeline/AuctionTimelinePage')).AuctionTimelinePage) },
               { path: '*', element: <Navigate to="/admin/dashboard" replace /> },
             ],

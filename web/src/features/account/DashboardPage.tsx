@@ -1,6 +1,14 @@
 import { useMachine } from '@xstate/react';
-import { Link } from 'react-router';
+import { useId } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { assign, fromPromise, setup } from 'xstate';
+import { ORDER_STATUS_LABELS } from '../../../../api/contracts/invoice';
+import { purchasePath } from '../../../../api/contracts/order-links';
+import type { Order, Orders } from '../../../../api/contracts/orders';
 import { Banner } from '../../components/Banner';
+import { FailedWithRetry } from '../../components/FailedWithRetry';
+import { Spinner } from '../../components/Spinner';
+import { apiRequest, errorMessage, unlessAborted } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/session';
 import { listingPath } from '../../lib/listing';
 import { formatUsd } from '../../lib/money';
@@ -8,23 +16,41 @@ import { RECENT_BIDS_LIMIT, type UserBid } from './api';
 import { bidStanding, summarizeBids } from './bid-summary';
 import { myBidsMachine } from './bids-machine';
 import { EmailVerificationBanner } from './EmailVerificationBanner';
+import { Tabs } from './Tabs';
 import './account.css';
 
 const placedAt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const dueDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
-/** /dashboard: Quick Stats, Recent Activity and Actions, from the user's real bids. */
+const TABS = ['Overview', 'My purchases'] as const;
+type Tab = (typeof TABS)[number];
+
+/** /dashboard: Overview (Quick Stats, Recent Activity and Actions, from the user's real bids) and My purchases (`?tab=purchases`: the orders of what they won). */
 export function DashboardPage() {
   const { user } = useAuth();
-  const [snapshot, send] = useMachine(myBidsMachine);
-  const { bids, error } = snapshot.context;
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'purchases' ? 'My purchases' : 'Overview';
 
   return (
     <div className="account-page">
       <header className="account-page__head">
         <h1>Welcome back, {user ? `${user.firstName} ${user.lastName}`.trim() || user.email : 'bidder'}</h1>
-        <p className="muted">Your bids, where you stand, and where to go next.</p>
+        <p className="muted">Your bids, what you won, and where to go next.</p>
       </header>
       <EmailVerificationBanner />
+      <Tabs tabs={TABS} active={tab} label="Dashboard" onSelect={(next) => setParams(next === 'My purchases' ? { tab: 'purchases' } : {}, { replace: true })}>
+        {tab === 'Overview' ? <Overview /> : <MyPurchases />}
+      </Tabs>
+    </div>
+  );
+}
+
+/** Quick Stats, Recent Activity and Actions. */
+function Overview() {
+  const [snapshot, send] = useMachine(myBidsMachine);
+  const { bids, error } = snapshot.context;
+  return (
+    <>
       {snapshot.matches('failed') && (
         <div className="banner-row">
           <Banner kind="error">Failed to load your bids: {error}</Banner>
@@ -63,7 +89,7 @@ export function DashboardPage() {
           </nav>
         </section>
       </div>
-    </div>
+    </>
   );
 }
 
@@ -135,5 +161,132 @@ function SkeletonLines({ count }: { count: number }) {
         <div key={index} className="skeleton" style={{ height: 18, width: `${90 - index * 12}%` }} />
       ))}
     </div>
+  );
+}
+
+/** The buyer's orders: one call, then the list or an error with Try Again. */
+const myOrdersMachine = setup({
+  types: {
+    context: {} as { orders: readonly Order[]; error: string | null },
+    events: {} as { type: 'RETRY' },
+  },
+  actors: {
+    loadOrders: fromPromise<Order[]>(({ signal }) =>
+      unlessAborted(signal, async (aborted) => (await apiRequest<Orders>('/api/v1/users/me/orders', { auth: true, signal: aborted })).content),
+    ),
+  },
+}).createMachine({
+  id: 'myOrders',
+  initial: 'loading',
+  context: { orders: [], error: null },
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadOrders',
+        onDone: { target: 'loaded', actions: assign({ orders: ({ event }) => event.output, error: null }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => `Failed to load your purchases: ${errorMessage(event.error, 'Network error')}` }) },
+      },
+    },
+    loaded: {},
+    failed: { on: { RETRY: 'loading' } },
+  },
+});
+
+/** What the buyer does next with an order, in words, and the order page's link named for it. */
+interface NextStep {
+  readonly text: string;
+  readonly action: string;
+  /** Said in red: the payment is late. */
+  readonly urgent?: boolean;
+}
+
+function nextStep(order: Order): NextStep {
+  const needsAddress = order.actions.setShippingAddress && order.shippingAddress === null;
+  const due = dueDay.format(new Date(order.paymentDueAt));
+  switch (order.status) {
+    case 'AWAITING_PAYMENT':
+      return { text: `Pay ${formatUsd(order.balance)} by ${due}${needsAddress ? ', and enter your shipping address' : ''}.`, action: 'How to pay' };
+    case 'PAYMENT_OVERDUE':
+      return { text: `Payment overdue: ${formatUsd(order.balance)} was due by ${due}. Please pay now.`, action: 'How to pay', urgent: true };
+    case 'PAID':
+      return needsAddress ? { text: 'Paid. Enter your shipping address so we can ship it.', action: 'Enter your address' } : { text: 'Paid. We are preparing the shipment.', action: 'View order' };
+    case 'SHIPPED':
+      return { text: `Shipped${order.carrier ? ` with ${order.carrier}` : ''}${order.trackingNumber ? `, tracking ${order.trackingNumber}` : ''}. Tell us when it arrives.`, action: 'Track and confirm receipt' };
+    case 'DELIVERED':
+    case 'COMPLETED':
+      return { text: order.deliveredAt ? `Delivered ${dueDay.format(new Date(order.deliveredAt))}.` : 'Delivered.', action: 'View order' };
+    case 'CANCELLED':
+    case 'SECOND_CHANCE_OFFERED':
+      return { text: `Cancelled${order.cancellationReason ? `: ${order.cancellationReason}` : '.'}`, action: 'View order' };
+  }
+}
+
+/** Whether the order waits on the buyer (to pay, to give an address, to confirm receipt). */
+const waitsOnBuyer = (order: Order) =>
+  order.status === 'AWAITING_PAYMENT' || order.status === 'PAYMENT_OVERDUE' || order.actions.confirmReceipt || (order.actions.setShippingAddress && order.shippingAddress === null);
+
+/** Each won item's order: its photo and title, status, total and what to do next, linking to its page. */
+function MyPurchases() {
+  const [snapshot, send] = useMachine(myOrdersMachine);
+  const { orders, error } = snapshot.context;
+  if (snapshot.matches('loading')) return <Spinner label="Loading your purchases" />;
+  if (snapshot.matches('failed')) return <FailedWithRetry message={error} onRetry={() => send({ type: 'RETRY' })} />;
+  if (orders.length === 0) {
+    return (
+      <div className="empty-state">
+        <h2>No purchases yet</h2>
+        <p className="muted">When you win an auction, its order appears here: the invoice, how to pay, shipping and tracking.</p>
+        <Link className="button button--primary" to="/marketplace">
+          Find something to bid on
+        </Link>
+      </div>
+    );
+  }
+  const waiting = orders.filter(waitsOnBuyer).length;
+  return (
+    <section aria-labelledby="purchases-heading">
+      <h2 id="purchases-heading" className="visually-hidden">
+        My purchases
+      </h2>
+      <p className="muted dashboard-purchases__summary">
+        {orders.length === 1 ? '1 purchase' : `${orders.length} purchases`}
+        {waiting > 0 ? `, ${waiting} waiting on you` : ''}.
+      </p>
+      <ul className="dashboard-purchases">
+        {orders.map((order) => (
+          <PurchaseItem key={order.id} order={order} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PurchaseItem({ order }: { order: Order }) {
+  const titleId = useId();
+  const next = nextStep(order);
+  const path = purchasePath(order.id);
+  const tone = order.status === 'PAYMENT_OVERDUE' || order.status === 'CANCELLED' || order.status === 'SECOND_CHANCE_OFFERED' ? 'bad' : order.status === 'AWAITING_PAYMENT' ? 'waiting' : 'good';
+  return (
+    <li className="card dashboard-purchase" data-testid="purchase">
+      <div className="dashboard-purchase__image">{order.listing.imageUrl ? <img src={order.listing.imageUrl} alt="" width={96} height={96} loading="lazy" /> : <span aria-hidden="true">🏆</span>}</div>
+      <div className="dashboard-purchase__main">
+        <h3 className="dashboard-purchase__title" id={titleId}>
+          <Link to={path}>{order.listing.title}</Link>
+        </h3>
+        <p className="dashboard-purchase__meta muted">
+          Order {order.orderNumber} · won <time dateTime={order.placedAt}>{dueDay.format(new Date(order.placedAt))}</time>
+        </p>
+        <p className={next.urgent ? 'dashboard-purchase__next dashboard-purchase__next--urgent' : 'dashboard-purchase__next'}>{next.text}</p>
+      </div>
+      <div className="dashboard-purchase__side">
+        <span className={`badge dashboard-purchase__status dashboard-purchase__status--${tone}`}>{ORDER_STATUS_LABELS[order.status]}</span>
+        <p className="dashboard-purchase__total">
+          <span className="muted">Total</span> {formatUsd(order.total)}
+        </p>
+        <Link className={waitsOnBuyer(order) ? 'button button--primary' : 'button'} to={path} aria-describedby={titleId}>
+          {next.action}
+        </Link>
+      </div>
+    </li>
   );
 }
