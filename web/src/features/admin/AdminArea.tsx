@@ -21,3 +21,5 @@ function loaded(load: () => Promise<ComponentType>): ComponentType {
 export const DashboardPage = loaded(async () => (await import('./dashboard/DashboardPage')).DashboardPage);
 export const AnalyticsPage = loaded(async () => (await import('./analytics/AnalyticsPage')).AnalyticsPage);
 export const BulkImportPage = loaded(async () => (await import('./bulk-import/BulkImportPage')).BulkImportPage);
+export const OrdersPage = loaded(async () => (await import('./orders/OrdersPage')).OrdersPage);
+export const OrderPage = loaded(async () => (await import('./orders/OrderPage')).OrderPage);

@@ -5,7 +5,7 @@ import './admin.css';
 
 /**
  * The admin area's frame, around the admin or audit page shown: an admin has Dashboard, Analytics,
- * Bulk Import, Audit log, View Site and Logout; an auditor only what they may use, the audit log
+ * Bulk Import, Orders, Audit log, View Site and Logout; an auditor only what they may use, the audit log
  * and Logout.
  */
 export function AdminShell() {
@@ -32,6 +32,7 @@ function AdminHeader() {
             </NavLink>
             <NavLink to="/admin/analytics">Analytics</NavLink>
             <NavLink to="/admin/bulk-import">Bulk Import</NavLink>
+            <NavLink to="/admin/orders">Orders</NavLink>
           </>
         )}
         <NavLink to={AUDIT_LOG_PATH}>Audit log</NavLink>

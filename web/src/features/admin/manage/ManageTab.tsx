@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMachine } from '@xstate/react';
+import { useActor, useMachine } from '@xstate/react';
 import { useEffect, useEffectEvent, useId, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
@@ -18,12 +18,13 @@ import { LISTING_STATUSES, readManageState, SORTS, STATUS_LABELS, toListingsQuer
 import { listingActionMachine, listingsTableMachine } from './manage-machines';
 import { canEdit, canPublish, canWithdraw } from './row-actions';
 import { FailedWithRetry } from '../../../components/FailedWithRetry';
+import { overdueCountActor } from '../orders/orders-machines';
 import './manage.css';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const COLUMNS = 7;
 
-/** The dashboard's Manage tab: the three cards (analytics, bulk import, the marketplace), then every listing with its actions. */
+/** The dashboard's Manage tab: the cards (analytics, bulk import, orders, the marketplace), then every listing with its actions. */
 export function ManageTab({ figures, onCatalogueChanged }: TabProps) {
   return (
     <div className="manage">
@@ -36,6 +37,8 @@ export function ManageTab({ figures, onCatalogueChanged }: TabProps) {
 
 function ManageCards({ snapshot }: { snapshot: FiguresSnapshot }) {
   const { figures } = snapshot.context;
+  // Not a catalogue figure: read on its own, and left out if it cannot be.
+  const [overdue] = useActor(overdueCountActor);
   const cards = [
     {
       title: 'Analytics Dashboard',
@@ -52,6 +55,15 @@ function ManageCards({ snapshot }: { snapshot: FiguresSnapshot }) {
       figure: figures ? String(figures.totals.pendingItems) : null,
       caption: 'pending listings',
       text: 'Import a CSV or Excel sheet: each row becomes a draft to add photos to.',
+    },
+    {
+      title: 'Orders',
+      badge: 'After the Sale',
+      to: '/admin/orders',
+      figure: overdue.status === 'done' ? String(overdue.output) : overdue.status === 'error' ? undefined : null,
+      caption: overdue.output === 1 ? 'order overdue' : 'orders overdue',
+      testId: 'manage-overdue-orders',
+      text: 'Record payments, ship, and settle overdue orders: cancel, offer to the runner-up, relist.',
     },
     {
       title: 'View Marketplace',
@@ -74,11 +86,11 @@ function ManageCards({ snapshot }: { snapshot: FiguresSnapshot }) {
               </Link>
             </h2>
             <span className="badge manage-card__badge">{card.badge}</span>
-            {card.figure === null ? (
+            {card.figure === undefined ? null : card.figure === null ? (
               <div className="skeleton manage-card__skeleton" aria-hidden="true" />
             ) : (
               <p className="manage-card__figure">
-                <strong data-testid="manage-figure">{card.figure}</strong> <span className="muted">{card.caption}</span>
+                <strong data-testid={card.testId ?? 'manage-figure'}>{card.figure}</strong> <span className="muted">{card.caption}</span>
               </p>
             )}
             <p className="muted manage-card__text">{card.text}</p>
