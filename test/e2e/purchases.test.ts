@@ -3,13 +3,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order, Orders, SecondChanceOfferAnswer } from '../../api/contracts/orders';
 import { publishListings } from './admin-api';
-import { ARTIFACTS, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, productRequest, screenshot, signInOnLoginPage } from './browser';
+import { ARTIFACTS, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, productRequest, screenshot, signInAsAdmin, signInOnLoginPage } from './browser';
 
 /**
  * After the hammer, in the browser, on the product as a newcomer runs it: a buyer wins a lot that
  * closes within seconds, finds it under My purchases, reads the invoice and the bank details, gives
- * an address (a wrong postal code first), downloads the PDF, prints; the admin records the transfer
- * and ships through the API; the buyer sees the tracking and says "I received it". Then a cancelled
+ * an address (a wrong postal code first), downloads the PDF, prints; the admin, in their own browser,
+ * records the transfer and enters the tracking number; the buyer sees the tracking and says "I
+ * received it"; the item's chain of custody tells it without a word of the buyer's. Then a cancelled
  * sale offered to the runner-up, who accepts it from the page their notice opens.
  */
 
@@ -187,9 +188,22 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     const pdf = await readFile((await download.path())!);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 
-    // The admin records the transfer and ships it.
-    await productCall(`/api/admin/orders/${order.id}/payments`, { token: adminToken, body: { amount: 225, reference: order.orderNumber } });
-    await productCall(`/api/admin/orders/${order.id}/shipment`, { token: adminToken, body: { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' } });
+    // The admin, in a browser of their own, records the transfer and enters the tracking number.
+    const adminContext = await newContext(browser, DESKTOP);
+    contexts.push(adminContext);
+    const admin = await adminContext.newPage();
+    await signInAsAdmin(admin);
+    await admin.goto(`/admin/orders/${order.id}`);
+    await admin.getByRole('heading', { level: 1, name: `Order ${order.orderNumber}` }).waitFor();
+    const adminField = (form: string, label: string) => admin.getByRole('form', { name: form }).getByLabel(label, { exact: true });
+    expect(await adminField('Record a payment', 'Amount received ($)').inputValue()).toBe('225.00');
+    await adminField('Record a payment', 'Transfer reference').fill(order.orderNumber);
+    await admin.getByRole('button', { name: 'Record payment' }).click();
+    await admin.getByRole('form', { name: 'Ship the order' }).waitFor();
+    await adminField('Ship the order', 'Carrier').fill('UPS');
+    await adminField('Ship the order', 'Tracking number').fill('1Z999AA10123456784');
+    await admin.getByRole('button', { name: 'Mark as shipped' }).click();
+    await admin.getByTestId('order-result').filter({ hasText: 'Shipped with UPS, tracking number 1Z999AA10123456784' }).waitFor();
 
     await page.reload();
     const shipment = page.getByRole('region', { name: 'Shipment' });
@@ -213,6 +227,24 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     expect((await productCall<Order>(`/api/v1/orders/${order.id}`, { token: buyer.accessToken })).status).toBe('COMPLETED');
     await expectAccessible(page, 'order page, completed');
     await screenshot(page, 'purchase-order-completed-desktop');
+
+    // The item's chain of custody (what its NFC tag opens) tells the hand-over, and nothing of the buyer's.
+    const anonymous = await (await newContext(browser, PHONE)).newPage();
+    contexts.push(anonymous.context());
+    const custody = await productCall<{ history: Array<{ summary: string }> }>(`/api/public/nfc/${order.listing.nfcUid}`);
+    expect(custody.history.map((entry) => entry.summary).slice(-4)).toEqual([
+      'Paid in full',
+      'Shipped to the buyer with UPS',
+      'Delivered: the buyer confirmed receipt',
+      'Sale completed: the item is in its new owner’s hands',
+    ]);
+    await anonymous.goto(`/marketplace/listing/${order.listingId}`);
+    const story = anonymous.getByRole('region', { name: /chain of custody/i });
+    await story.getByText('Shipped to the buyer with UPS').waitFor();
+    const storyText = (await story.textContent()) ?? '';
+    for (const secret of [ADDRESS.name, ADDRESS.line1, '1Z999AA10123456784', buyer.email]) expect(storyText).not.toContain(secret);
+    await expectAccessible(anonymous, 'listing page, chain of custody after delivery');
+    await screenshot(anonymous, 'purchase-custody-phone');
   });
 
   it('offers a cancelled sale to the runner-up, who opens the offer, accepts it and lands on their own order', { timeout: 180_000 }, async () => {
