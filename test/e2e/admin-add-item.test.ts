@@ -114,6 +114,9 @@ describe('Add Item: from nothing to a live auction, through the web app', () => 
     await expectAccessible(admin, 'Add Item');
     await screenshot(admin, 'admin-add-item-bound-desktop');
 
+    // The after-sale terms are part of the rule set chosen at publish.
+    await admin.getByLabel("Buyer's premium (%)").fill('15');
+    await admin.getByLabel('Payment window (hours)').fill('48');
     await admin.getByRole('button', { name: 'Publish to LIVE' }).click();
     await admin.getByText('Listing published successfully and is now LIVE!').waitFor();
     const link = admin.getByRole('link', { name: new RegExp(playerName) });
@@ -127,6 +130,9 @@ describe('Add Item: from nothing to a live auction, through the web app', () => 
     const slug = decodeURIComponent(path.split('/').at(-1)!);
     const listing = (await (await fetch(`${productUrl()}/api/public/listings/${encodeURIComponent(slug)}`)).json()) as Listing;
     expect(listing.mediaUrls).toHaveLength(2);
+    const auction = (await (await fetch(`${productUrl()}/api/public/listings/${encodeURIComponent(slug)}/auction`)).json()) as { buyersPremiumPercent: number; paymentWindowHours: number };
+    expect(auction).toMatchObject({ buyersPremiumPercent: 15, paymentWindowHours: 48 });
+    await buyer.getByTestId('sale-terms').filter({ hasText: "The winner pays a 15% buyer's premium and shipping on top of the hammer price, by bank transfer within 2 days of the close." }).waitFor();
     const firstPhoto = Buffer.from(await (await fetch(new URL(listing.mediaUrls[0]!, productUrl()))).arrayBuffer());
     expect(firstPhoto.equals((await image(BACK)).buffer)).toBe(true);
     // The page shows them in that order too.
