@@ -95,7 +95,7 @@ describe("the charts' text alternatives", () => {
 
   it('say so when there is nothing to show', () => {
     expect(bidsSummary([{ date: '2032-03-01', bids: 0 }])).toBe('Bids per day: no bids today.');
-    expect(revenueSummary([{ date: '2032-03-01', revenue: 0 }, { date: '2032-03-02', revenue: 0 }])).toBe('Revenue per day: no sales closed in the last 2 days.');
+    expect(revenueSummary([{ date: '2032-03-01', revenue: 0 }, { date: '2032-03-02', revenue: 0 }])).toBe('Revenue per day: no orders paid in the last 2 days.');
     expect(topLotsSummary([])).toBe('Top lots: no live or sold lots yet.');
   });
 });

@@ -89,8 +89,8 @@ function AnalyticsFigures({ days }: { days: Period }) {
 function SalesCards({ figures }: { figures: AnalyticsAnswer | null }) {
   const sales = figures?.sales;
   const cards = [
-    { label: 'Revenue', value: sales && formatUsd(sales.revenue), hint: 'All time: final prices of sold lots' },
-    { label: 'Items Sold', value: sales && String(sales.itemsSold), hint: 'All time: auctions closed with a sale' },
+    { label: 'Revenue', value: sales && formatUsd(sales.revenue), hint: 'All time: orders paid in full (hammer, premium, shipping)' },
+    { label: 'Items Sold', value: sales && String(sales.itemsSold), hint: 'All time: orders paid in full' },
     { label: 'Average Sale Price', value: sales && (sales.averageSalePrice === null ? '—' : formatUsd(sales.averageSalePrice)), hint: 'Revenue / items sold' },
   ];
   return (

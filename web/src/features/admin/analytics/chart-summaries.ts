@@ -33,7 +33,7 @@ export function bidsSummary(series: Series['bidsPerDay']): string {
 export function revenueSummary(series: Series['revenuePerDay']): string {
   const total = series.reduce((sum, day) => sum + day.revenue, 0);
   const best = peak(series, (day) => day.revenue);
-  if (!best || total === 0) return `Revenue per day: no sales closed ${within(series.length)}.`;
+  if (!best || total === 0) return `Revenue per day: no orders paid ${within(series.length)}.`;
   return `Revenue per day ${within(series.length)}: ${formatUsd(total)} in total; the best day was ${shortDay(best.date)} with ${formatUsd(best.revenue)}.`;
 }
 
