@@ -127,3 +127,22 @@ export async function productCall<T>(path: string, init: { body?: unknown; token
   if (status < 200 || status >= 300) throw new Error(`${path}: ${status} ${JSON.stringify(body)}`);
   return body;
 }
+
+/** A buyer signed up through the product's own registration: what signing in and calling the API need. */
+export interface RegisteredBuyer {
+  readonly email: string;
+  readonly password: string;
+  readonly accessToken: string;
+}
+
+let registered = 0;
+
+/** Signs a new buyer up through POST /api/auth/register, under an address no other run uses. */
+export async function registerBuyer(firstName: string, lastName = 'Buyer'): Promise<RegisteredBuyer> {
+  registered += 1;
+  const email = `${firstName.toLowerCase()}-${Date.now().toString(36)}-${registered}@example.com`;
+  const password = 'Collect0r!pass';
+  const { status, body } = await productRequest<{ accessToken: string }>('/api/auth/register', { body: { firstName, lastName, email, password } });
+  if (status !== 201) throw new Error(`register ${email}: ${status} ${JSON.stringify(body)}`);
+  return { email, password, accessToken: body.accessToken };
+}

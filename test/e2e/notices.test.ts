@@ -4,7 +4,7 @@ import { simpleParser } from 'mailparser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishListings } from './admin-api';
-import { DESKTOP, expectAccessible, signInOnLoginPage, launchBrowser, newContext, PHONE, productCall, productRequest, screenshot } from './browser';
+import { DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, productRequest, registerBuyer, screenshot, signInOnLoginPage } from './browser';
 
 /**
  * Buyers stay in the game, tried as a new user would on the embedded default: follow lots, be
@@ -12,21 +12,6 @@ import { DESKTOP, expectAccessible, signInOnLoginPage, launchBrowser, newContext
  * password from the mailed link, and hear WON or LOST when a lot closes.
  */
 
-interface Account {
-  readonly email: string;
-  readonly password: string;
-  readonly accessToken: string;
-}
-
-let counter = 0;
-async function registerAccount(firstName: string): Promise<Account> {
-  counter += 1;
-  const email = `notices-${Date.now().toString(36)}-${counter}@example.com`;
-  const password = 'Collect0r!pass';
-  const { status, body } = await productRequest<{ accessToken: string }>('/api/auth/register', { body: { firstName, lastName: 'Bidder', email, password } });
-  expect(status).toBe(201);
-  return { email, password, accessToken: body.accessToken };
-}
 
 
 /** The mails written for `address` so far, parsed; waits until one matches `subject`. */
@@ -73,8 +58,8 @@ describe('notices, the watchlist and recovering an account, in the browser', () 
   it('follows two lots (one while signed out), is outbid from another browser, sees the bell rise live and gets the mail', async () => {
     const { ids } = await publishListings(2, (index) => `Notices jersey ${index + 1} ${Date.now().toString(36)}`);
     const lots = await Promise.all(ids.map(listingSlug));
-    const buyer = await registerAccount('Casey');
-    const rival = await registerAccount('Riley');
+    const buyer = await registerBuyer('Casey', 'Bidder');
+    const rival = await registerBuyer('Riley', 'Bidder');
 
     // Signed out, the heart is kept on this device; signing in merges it into the account.
     const page = await open();
@@ -136,7 +121,7 @@ describe('notices, the watchlist and recovering an account, in the browser', () 
   });
 
   it('resets a forgotten password from the mailed link; the old password stops working', async () => {
-    const account = await registerAccount('Robin');
+    const account = await registerBuyer('Robin', 'Bidder');
     const page = await open();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -164,8 +149,8 @@ describe('notices, the watchlist and recovering an account, in the browser', () 
   it('tells the winner WON and the other bidder LOST when a lot published to end within a minute closes', async () => {
     const { ids } = await publishListings(1, () => `Closing soon cap ${Date.now().toString(36)}`, { endsAt: new Date(Date.now() + 20_000).toISOString(), softClose: null });
     const lot = await listingSlug(ids[0]!);
-    const winner = await registerAccount('Winnie');
-    const loser = await registerAccount('Lou');
+    const winner = await registerBuyer('Winnie', 'Bidder');
+    const loser = await registerBuyer('Lou', 'Bidder');
     await productCall('/api/bids', { token: loser.accessToken, body: { auctionId: lot.auctionId, amount: 150 } });
     await productCall('/api/bids', { token: winner.accessToken, body: { auctionId: lot.auctionId, amount: 170 } });
 

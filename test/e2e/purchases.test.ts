@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order, Orders, SecondChanceOfferAnswer } from '../../api/contracts/orders';
 import { publishListings } from './admin-api';
-import { ARTIFACTS, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, productRequest, screenshot, signInAsAdmin, signInOnLoginPage } from './browser';
+import { ARTIFACTS, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, productRequest, registerBuyer, screenshot, signInAsAdmin, signInOnLoginPage, type RegisteredBuyer } from './browser';
 
 /**
  * After the hammer, in the browser, on the product as a newcomer runs it: a buyer wins a lot that
@@ -14,24 +14,9 @@ import { ARTIFACTS, DESKTOP, expectAccessible, launchBrowser, newContext, PHONE,
  * sale offered to the runner-up, who accepts it from the page their notice opens.
  */
 
-interface Account {
-  readonly email: string;
-  readonly password: string;
-  readonly accessToken: string;
-}
-
-let counter = 0;
-async function registerAccount(firstName: string): Promise<Account> {
-  counter += 1;
-  const email = `purchases-${Date.now().toString(36)}-${counter}@example.com`;
-  const password = 'Collect0r!pass';
-  const { status, body } = await productRequest<{ accessToken: string }>('/api/auth/register', { body: { firstName, lastName: 'Buyer', email, password } });
-  expect(status).toBe(201);
-  return { email, password, accessToken: body.accessToken };
-}
 
 /** The order the lifecycle places for `listingId` once its auction closes SOLD to the account. */
-async function orderFor(account: Account, listingId: string): Promise<Order> {
+async function orderFor(account: RegisteredBuyer, listingId: string): Promise<Order> {
   let order: Order | undefined;
   await expect
     .poll(
@@ -54,9 +39,9 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
   const titles = [`Purchases jersey ${stamp}`, `Second chance bat ${stamp}`];
   let lots: Array<{ id: string; auctionId: string }>;
   let adminToken: string;
-  let buyer: Account;
-  let winner: Account;
-  let runnerUp: Account;
+  let buyer: RegisteredBuyer;
+  let winner: RegisteredBuyer;
+  let runnerUp: RegisteredBuyer;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -64,7 +49,7 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     const published = await publishListings(2, (index) => titles[index]!, { endsAt: new Date(Date.now() + 25_000).toISOString(), softClose: null });
     adminToken = published.token;
     lots = await Promise.all(published.ids.map(async (id) => ({ id, auctionId: (await productCall<{ auctionId: string }>(`/api/public/listings/${id}`)).auctionId })));
-    [buyer, winner, runnerUp] = await Promise.all([registerAccount('Jordan'), registerAccount('Winnie'), registerAccount('Rene')]);
+    [buyer, winner, runnerUp] = await Promise.all([registerBuyer('Jordan'), registerBuyer('Winnie'), registerBuyer('Rene')]);
     await productCall('/api/bids', { token: buyer.accessToken, body: { auctionId: lots[0]!.auctionId, amount: 150 } });
     await productCall('/api/bids', { token: runnerUp.accessToken, body: { auctionId: lots[1]!.auctionId, amount: 150 } });
     await productCall('/api/bids', { token: winner.accessToken, body: { auctionId: lots[1]!.auctionId, amount: 170 } });
@@ -74,7 +59,7 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     await browser?.close();
   });
 
-  async function signedIn(account: Account, viewport = DESKTOP): Promise<Page> {
+  async function signedIn(account: RegisteredBuyer, viewport = DESKTOP): Promise<Page> {
     const context = await newContext(browser, viewport);
     contexts.push(context);
     const page = await context.newPage();
