@@ -4,6 +4,9 @@ import { handleOrderCommand, placeOrderForSale } from '../../engine/application/
 import { AUTOMATIC_DELIVERY_MS, type OrderCommand } from '../../engine/domain';
 import { runSystemCommand, systemMetadata, type LifecycleDependencies, type Outcome } from './system';
 
+/** How far back a sale without its order is looked for: a process down longer than this (or a sale from before orders existed) is left to an operator. */
+const ORDER_LOOKBACK_MS = 30 * 24 * 3_600_000;
+
 /**
  * The after-sale process manager's steps, run in each lifecycle round: a sold auction gets its order,
  * an unpaid order goes overdue when its window ends, an unanswered second-chance offer expires, a
@@ -22,11 +25,15 @@ export class AfterSaleSteps {
     const { db } = this.deps;
     const deliveredBefore = new Date(now.getTime() - AUTOMATIC_DELIVERY_MS);
     const [sold, overdue, expired, delivered] = await Promise.all([
-      // Once the listing has recorded its sale (ListingSold): the order follows the sale, in the log as in life.
+      // Sales of the last 30 days (an index on the sold auctions' close keeps this small however many
+      // there have been), once the listing has recorded the sale (ListingSold): the order follows the
+      // sale, in the log as in life.
       db
-        .selectFrom('listings as l')
-        .innerJoin('auctions as a', 'a.id', 'l.auction_id')
+        .selectFrom('auctions as a')
+        .innerJoin('listings as l', 'l.auction_id', 'a.id')
         .select('a.id')
+        .where('a.result', '=', 'SOLD')
+        .where('a.closed_at', '>=', new Date(now.getTime() - ORDER_LOOKBACK_MS))
         .where('l.status', '=', 'SOLD')
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders as o').select(sql`1`.as('one')).whereRef('o.auction_id', '=', 'a.id').where('o.previous_order_id', 'is', null))))
         .orderBy('a.closed_at')

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * After the hammer: orders, the payments recorded on them, and second-chance offers to runners-up;
@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('auctions').addColumn('buyers_premium_basis_points', 'integer').execute();
   await db.schema.alterTable('auctions').addColumn('payment_window_seconds', 'integer').execute();
+  // The lifecycle worker looks for recent sales without their order.
+  await db.schema.createIndex('auctions_sold_closed_at').on('auctions').column('closed_at').where(sql.ref('result'), '=', 'SOLD').execute();
   await db.schema
     .createTable('orders')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -74,6 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['second_chance_offers', 'order_payments', 'orders']) await db.schema.dropTable(table).execute();
+  await db.schema.dropIndex('auctions_sold_closed_at').execute();
   await db.schema.alterTable('auctions').dropColumn('payment_window_seconds').execute();
   await db.schema.alterTable('auctions').dropColumn('buyers_premium_basis_points').execute();
 }
