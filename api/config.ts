@@ -112,8 +112,8 @@ export interface Config {
   readonly publicUrl: string | undefined;
   /** Whether this process makes notices from the log (NOTIFIER). */
   readonly notifier: boolean;
-  /** SHIPPING_RATES and BANK_TRANSFER_DETAILS. */
-  readonly afterSale: AfterSaleSettings;
+  /** SHIPPING_RATES and BANK_TRANSFER_DETAILS (and whether the latter was set, or the demo account stands in). */
+  readonly afterSale: AfterSaleSettings & { readonly bankAccountConfigured: boolean };
 }
 
 export class ConfigError extends Error {
@@ -172,6 +172,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     afterSale: {
       shippingRates: env.SHIPPING_RATES ?? DEFAULT_AFTER_SALE_SETTINGS.shippingRates,
       bankAccount: env.BANK_TRANSFER_DETAILS ?? DEFAULT_AFTER_SALE_SETTINGS.bankAccount,
+      bankAccountConfigured: env.BANK_TRANSFER_DETAILS !== undefined,
     },
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     instanceUrl: env.INSTANCE_URL === 'auto' ? `http://${ownAddress()}:${env.PORT}` : env.INSTANCE_URL?.replace(/\/$/, ''),

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const app = await buildApp(services.deps, { webApp: WEB_DIST, rateLimits: config.rateLimits, logStream });
   if (!existsSync(`${WEB_DIST}index.html`)) app.log.warn('web/dist has no built app (npm run build:web): serving the API only');
   if (config.databaseUrl && !config.mail.smtpUrl) app.log.warn({ folder: `${config.dataDir}/mail` }, 'no SMTP_URL: mail is written to files, and nobody receives it');
+  if (config.databaseUrl && !config.afterSale.bankAccountConfigured) app.log.warn('no BANK_TRANSFER_DETAILS: invoices tell winners to wire to the demo account');
   app.log.info({ ...infrastructure.description, media: services.deps.mediaStorage.description, mail: services.deps.mailSender.transport.description }, 'storage');
 
   if (config.seedAdmin) {

@@ -109,6 +109,7 @@ export interface NfcTagsTable {
 
 export interface OrdersTable {
   id: string;
+  order_number: string;
   auction_id: string;
   listing_id: string;
   buyer_id: string;

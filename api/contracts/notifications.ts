@@ -21,6 +21,7 @@ export const noticeKindSchema = z.enum([
   'PAYMENT_OVERDUE',
   'ORDER_CANCELLED',
   'SECOND_CHANCE_OFFER',
+  'SHIPPING_ADDRESS_CHANGED',
 ]);
 export type NoticeKind = z.infer<typeof noticeKindSchema>;
 

@@ -57,7 +57,7 @@ export type SecondChanceOfferAnswer = z.infer<typeof secondChanceOfferSchema>;
 
 export const orderSchema = z.object({
   id: z.string(),
-  /** Short, for a bank transfer's reference and the invoice: "PRV-1A2B3C4D". */
+  /** Random and short, for a bank transfer's reference and the invoice: "PRV-7K3QX9MA". */
   orderNumber: z.string(),
   listingId: z.string(),
   auctionId: z.string(),
@@ -142,7 +142,12 @@ const paymentDollars = z.number().positive().max(100_000_000);
 
 export const recordPaymentRequestSchema = z.strictObject({
   amount: paymentDollars.describe('Dollars received, in whole cents; a part keeps the order awaiting the rest'),
-  reference: z.string().trim().min(1).max(200).describe("The transfer's reference, as the bank shows it"),
+  reference: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe("The bank's own reference of this transfer (its transaction id, not the order number the buyer quotes): each is recorded once"),
   receivedAt: z
     .union([z.iso.datetime({ offset: true }), z.iso.date()])
     .optional()
@@ -153,6 +158,9 @@ export type RecordPaymentRequest = z.infer<typeof recordPaymentRequestSchema>;
 export const shipmentRequestSchema = z.strictObject({
   carrier: z.string().trim().min(1).max(100),
   trackingNumber: z.string().trim().min(1).max(100),
+  shipTo: orderAddressSchema
+    .optional()
+    .describe("The address on the parcel, as the admin read it: refused (409) when the buyer has changed it since. Default: the order's address as this server reads it"),
 });
 export type ShipmentRequest = z.infer<typeof shipmentRequestSchema>;
 
@@ -161,7 +169,7 @@ export const shippingChargeRequestSchema = z.strictObject({
 });
 export type ShippingChargeRequest = z.infer<typeof shippingChargeRequestSchema>;
 
-export const cancelOrderRequestSchema = z.strictObject({ reason: z.string().max(2000) });
+export const cancelOrderRequestSchema = z.strictObject({ reason: z.string().max(500) });
 export type CancelOrderRequest = z.infer<typeof cancelOrderRequestSchema>;
 
 /** What the runner-up sees of an offer made to them. */

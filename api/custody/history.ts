@@ -251,21 +251,25 @@ function describe(event: CustodyEvent, context: Context): Pick<CustodyEntry, 'ev
     // it went, the tracking number and what they paid beyond the hammer price are the buyer's alone.
     case 'OrderPlaced':
       if (event.data.origin.kind !== 'SECOND_CHANCE') return null; // the sale itself is LISTING_SOLD
+      // The price is the runner-up's own highest bid, which the auction kept private: theirs to see.
       return {
         event: 'SOLD_TO_RUNNER_UP',
-        summary: `Sold to the runner-up for ${formatUsd(event.data.hammerPrice)}`,
-        details: { auctionId: event.data.auctionId, hammerPrice: toDollars(event.data.hammerPrice), ...yourOrder(event.data.orderId, context) },
+        summary: 'Sold to the runner-up',
+        details: { auctionId: event.data.auctionId, ...yourOrder(event.data.orderId, context, { hammerPrice: formatUsd(event.data.hammerPrice) }) },
       };
     case 'OrderCancelled':
       return { event: 'SALE_CANCELLED', summary: 'The sale was cancelled: the buyer did not complete it', details: { cancelledAt: event.data.cancelledAt, ...yourOrder(event.data.orderId, context) } };
     case 'OrderPaid':
       return { event: 'ORDER_PAID', summary: 'Paid in full', details: { paidAt: event.data.paidAt, ...yourOrder(event.data.orderId, context) } };
-    case 'OrderShipped':
+    case 'OrderShipped': {
+      // The carrier is what an admin typed: shown to all only when it is a carrier's name, never free text.
+      const carrier = publicCarrier(event.data.carrier);
       return {
         event: 'ORDER_SHIPPED',
-        summary: `Shipped to the buyer with ${event.data.carrier}`,
-        details: { carrier: event.data.carrier, shippedAt: event.data.shippedAt, ...yourOrder(event.data.orderId, context, { trackingNumber: event.data.trackingNumber }) },
+        summary: carrier ? `Shipped to the buyer with ${carrier}` : 'Shipped to the buyer',
+        details: { carrier, shippedAt: event.data.shippedAt, ...yourOrder(event.data.orderId, context, { carrierAsEntered: event.data.carrier, trackingNumber: event.data.trackingNumber }) },
       };
+    }
     case 'OrderDelivered':
       return {
         event: 'ORDER_DELIVERED',
@@ -279,6 +283,14 @@ function describe(event: CustodyEvent, context: Context): Pick<CustodyEntry, 'ev
       // and an order's private steps (its address, each payment, offers).
       return null;
   }
+}
+
+/** Carriers whose name may stand in the public record, as they spell it. */
+const KNOWN_CARRIERS = ['UPS', 'FedEx', 'USPS', 'DHL', 'Royal Mail', 'Canada Post', 'Australia Post', 'Brink’s', 'Malca-Amit'];
+
+function publicCarrier(entered: string): string | null {
+  const key = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
+  return KNOWN_CARRIERS.find((carrier) => key(carrier) === key(entered)) ?? null;
 }
 
 /** What only the order's buyer sees in its entries: that it is theirs, and its private facts. */

@@ -25,10 +25,13 @@ export const custodyRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = a
         response: { 200: chainOfCustodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       // Signed in, the buyer sees their own order's private steps; a missing or stale token is just anonymous.
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       const viewer = bearer ? await app.verifyAccessToken(bearer) : null;
+      // An answer that may hold one person's details is never kept by a shared cache.
+      void reply.header('vary', 'Authorization');
+      if (bearer) void reply.header('cache-control', 'private, no-store');
       const custody = await chainOfCustody(deps.eventStore, requireNfcUid(request.params.uid), viewer?.userId ?? null);
       if (!custody) throw new HttpError(404, 'NFC tag not found', 'NFC_TAG_NOT_FOUND');
       return custody;

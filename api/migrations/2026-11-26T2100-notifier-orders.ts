@@ -5,10 +5,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('notifier_orders')
     .addColumn('order_id', 'text', (c) => c.primaryKey())
+    .addColumn('order_number', 'text', (c) => c.notNull())
     .addColumn('buyer_id', 'text', (c) => c.notNull())
     .addColumn('listing_id', 'text', (c) => c.notNull())
     .addColumn('auction_id', 'text', (c) => c.notNull())
     .addColumn('total', 'bigint', (c) => c.notNull())
+    .addColumn('has_address', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
 }
 

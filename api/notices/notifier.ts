@@ -46,6 +46,8 @@ interface AuctionView {
 }
 
 interface OrderView {
+  orderNumber: string;
+  hasAddress: boolean;
   buyerId: string;
   listingId: string;
   auctionId: string;
@@ -214,7 +216,28 @@ export class Notifier {
     if (orderEvents.length === 0) return;
     const ids = [...new Set(orderEvents.map((event) => event.data.orderId))];
     const rows = await trx.selectFrom('notifier_orders').selectAll().where('order_id', 'in', ids).execute();
-    const views = new Map(rows.map((row) => [row.order_id, { buyerId: row.buyer_id, listingId: row.listing_id, auctionId: row.auction_id, total: Number(row.total) }]));
+    const views = new Map<string, OrderView>(
+      rows.map((row) => [row.order_id, { orderNumber: row.order_number, buyerId: row.buyer_id, listingId: row.listing_id, auctionId: row.auction_id, total: Number(row.total), hasAddress: row.has_address }]),
+    );
+    // An order placed before the notifier first ran (it starts at the log's end) is taken from the read models.
+    const unseen = ids.filter((id) => !views.has(id) && !orderEvents.some((event) => event.type === 'OrderPlaced' && event.data.orderId === id));
+    if (unseen.length > 0) {
+      const known = await trx
+        .selectFrom('orders')
+        .select(['id', 'order_number', 'buyer_id', 'listing_id', 'auction_id', 'hammer_price', 'buyers_premium', 'shipping', 'shipping_address'])
+        .where('id', 'in', unseen)
+        .execute();
+      for (const row of known) {
+        const total = Number(row.hammer_price) + Number(row.buyers_premium) + Number(row.shipping);
+        const view = { orderNumber: row.order_number, buyerId: row.buyer_id, listingId: row.listing_id, auctionId: row.auction_id, total, hasAddress: row.shipping_address !== null };
+        views.set(row.id, view);
+        await trx
+          .insertInto('notifier_orders')
+          .values({ order_id: row.id, order_number: view.orderNumber, buyer_id: view.buyerId, listing_id: view.listingId, auction_id: view.auctionId, total, has_address: view.hasAddress })
+          .onConflict((oc) => oc.column('order_id').doNothing())
+          .execute();
+      }
+    }
     const needsAdmins = orderEvents.some((event) => event.type === 'OrderPaymentOverdue');
     const admins = needsAdmins
       ? await trx.selectFrom('users').select(['id']).where(sql<boolean>`roles @> '["ADMIN"]'::jsonb`).where('status', '=', 'ACTIVE').execute()
@@ -223,12 +246,12 @@ export class Notifier {
     for (const event of orderEvents) {
       const { orderId } = event.data;
       if (event.type === 'OrderPlaced') {
-        const { buyerId, listingId, auctionId, hammerPrice, buyersPremium, shipping } = event.data;
-        const view = { buyerId, listingId, auctionId, total: hammerPrice + buyersPremium + shipping };
+        const { orderNumber, buyerId, listingId, auctionId, hammerPrice, buyersPremium, shipping } = event.data;
+        const view = { orderNumber, buyerId, listingId, auctionId, total: hammerPrice + buyersPremium + shipping, hasAddress: false };
         views.set(orderId, view);
         await trx
           .insertInto('notifier_orders')
-          .values({ order_id: orderId, buyer_id: buyerId, listing_id: listingId, auction_id: auctionId, total: view.total })
+          .values({ order_id: orderId, order_number: orderNumber, buyer_id: buyerId, listing_id: listingId, auction_id: auctionId, total: view.total })
           .onConflict((oc) => oc.column('order_id').doNothing())
           .execute();
       }
@@ -238,7 +261,13 @@ export class Notifier {
         view.total += event.data.shipping - event.data.previousShipping;
         await trx.updateTable('notifier_orders').set({ total: view.total }).where('order_id', '=', orderId).execute();
       }
-      for (const notice of orderNotices(event, { buyerId: view.buyerId, adminIds: admins.map((admin) => admin.id) })) drafts.push({ notice, event, view: { ...view } });
+      for (const notice of orderNotices(event, { buyerId: view.buyerId, adminIds: admins.map((admin) => admin.id), hadAddress: view.hasAddress })) {
+        drafts.push({ notice, event, view: { ...view } });
+      }
+      if (event.type === 'ShippingAddressSet' && !view.hasAddress) {
+        view.hasAddress = true;
+        await trx.updateTable('notifier_orders').set({ has_address: true }).where('order_id', '=', orderId).execute();
+      }
     }
     if (drafts.length === 0) return;
     const listingIds = [...new Set(drafts.map((draft) => draft.view.listingId))];
@@ -251,7 +280,7 @@ export class Notifier {
     const buyerOf = new Map(buyers.map((buyer) => [buyer.id, `${buyer.first_name} ${buyer.last_name} (${buyer.email})`]));
     const notices: NewNotice[] = drafts.map(({ notice, event, view }) => {
       const forAdmin = notice.recipientId !== view.buyerId && notice.kind === 'PAYMENT_OVERDUE';
-      const facts = { orderId: event.data.orderId, title: titleOf.get(view.listingId) ?? 'your lot', total: view.total, buyerName: buyerOf.get(view.buyerId) };
+      const facts = { orderId: event.data.orderId, orderNumber: view.orderNumber, title: titleOf.get(view.listingId) ?? 'your lot', total: view.total, buyerName: buyerOf.get(view.buyerId) };
       return {
         recipientId: notice.recipientId,
         kind: notice.kind,

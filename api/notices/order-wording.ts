@@ -1,11 +1,11 @@
 import type { OrderEvent, OrderNoticeKind } from '../../engine/domain';
 import { adminOrderPath, purchasePath, secondChancePath } from '../contracts/order-links';
-import { orderNumberOf } from '../orders/presenters';
 import { formatInstant, formatPrice } from './wording';
 
 /** What a notice about an order is worded from, besides its event. */
 export interface OrderFacts {
   readonly orderId: string;
+  readonly orderNumber: string;
   readonly title: string;
   /** Cents: what the order comes to (hammer, premium, shipping). */
   readonly total: number;
@@ -21,15 +21,16 @@ export function orderNoticePath(kind: OrderNoticeKind, event: OrderEvent, forAdm
 
 /** The title and body of a notice about an order, in the app and as the mail's subject and first lines. */
 export function orderNoticeText(kind: OrderNoticeKind, event: OrderEvent, order: OrderFacts, forAdmin: boolean): { title: string; body: string } {
-  const orderNumber = orderNumberOf(order.orderId);
+  const { orderNumber } = order;
   const total = formatPrice(order.total);
   switch (event.type) {
     case 'OrderPlaced': {
-      const { hammerPrice, buyersPremiumBasisPoints, paymentDueAt } = event.data;
+      const { hammerPrice, buyersPremiumBasisPoints, paymentDueAt, origin } = event.data;
+      const bought = origin.kind === 'SECOND_CHANCE' ? `You accepted the offer of ${order.title} at ${formatPrice(hammerPrice)}.` : `You won ${order.title} at ${formatPrice(hammerPrice)}.`;
       return {
         title: `Your invoice for ${order.title}: ${total}`,
         body:
-          `You won ${order.title} at ${formatPrice(hammerPrice)}. With the buyer's premium (${buyersPremiumBasisPoints / 100}%) and shipping you owe ${total}, ` +
+          `${bought} With the buyer's premium (${buyersPremiumBasisPoints / 100}%) and shipping you owe ${total}, ` +
           `due by ${formatInstant(new Date(paymentDueAt))}. Pay by bank transfer quoting ${orderNumber}, and tell us where to ship it.`,
       };
     }
@@ -51,6 +52,13 @@ export function orderNoticeText(kind: OrderNoticeKind, event: OrderEvent, order:
     }
     case 'OrderCancelled':
       return { title: `Your order for ${order.title} was cancelled`, body: `Reason: ${event.data.reason}` };
+    case 'ShippingAddressSet': {
+      const { city, country } = event.data.address;
+      return {
+        title: `The shipping address of ${order.title} was changed`,
+        body: `It now ships to ${city}, ${country}. If you did not change it, change your password now and tell us: reply to this mail.`,
+      };
+    }
     case 'SecondChanceOffered':
       return {
         title: `Second chance: ${order.title} can be yours`,

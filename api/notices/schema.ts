@@ -35,11 +35,14 @@ export interface NotifierBiddersTable {
 /** The notifier's own view of each order: who bought what, and the total a payment is measured against. */
 export interface NotifierOrdersTable {
   order_id: string;
+  order_number: string;
   buyer_id: string;
   listing_id: string;
   auction_id: string;
   /** Cents; bigint: a string from node-postgres, a number from PGlite. */
   total: ColumnType<string | number, number, number>;
+  /** Whether the buyer has given an address: a later one is a change they are told of. */
+  has_address: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** Where a consumer of the log that is not a read model (the notifier) has got to. */

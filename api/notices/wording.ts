@@ -79,6 +79,7 @@ const ACTION_LABELS: Readonly<Record<NoticeKind, string>> = {
   PAYMENT_OVERDUE: 'Open the order',
   ORDER_CANCELLED: 'See your order',
   SECOND_CHANCE_OFFER: 'See the offer',
+  SHIPPING_ADDRESS_CHANGED: 'See your order',
 };
 
 const FOOTERS: Readonly<Record<NoticeKind, string>> = {
@@ -94,4 +95,5 @@ const FOOTERS: Readonly<Record<NoticeKind, string>> = {
   PAYMENT_OVERDUE: 'You receive this email about a purchase of yours.',
   ORDER_CANCELLED: 'You receive this email about a purchase of yours.',
   SECOND_CHANCE_OFFER: 'You receive this email because you bid on this lot.',
+  SHIPPING_ADDRESS_CHANGED: 'You receive this email about a purchase of yours.',
 };

@@ -56,7 +56,7 @@ export function invoicePdf(order: Order): Promise<Buffer> {
   heading(doc, 'Item', left, doc.y);
   doc.font('Helvetica').fontSize(11).fillColor(INK).text(order.listing.title, left, doc.y, { width });
   if (order.listing.nfcUid) doc.fontSize(9).fillColor(MUTED).text(`NFC tag ${order.listing.nfcUid}`);
-  doc.fontSize(9).fillColor(MUTED).text(`Won ${day.format(new Date(order.placedAt))}${order.secondChance ? ' (second-chance offer)' : ''}`);
+  doc.fontSize(9).fillColor(MUTED).text(`${order.secondChance ? 'Bought through a second-chance offer' : 'Won'} ${day.format(new Date(order.placedAt))}`);
 
   doc.moveDown(1.5);
   rule(doc, left, width);

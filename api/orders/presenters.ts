@@ -7,11 +7,6 @@ import type { MediaStorage } from '../media/storage-port';
 import type { PaymentMethodPort } from '../payments/payment-method';
 import type { findOffer, OfferRow, OrderRow, PaymentRow, PersonRow } from './queries';
 
-/** Short and unambiguous, for a transfer's reference and the invoice: PRV- and the id's first eight hex digits. */
-export function orderNumberOf(orderId: string): string {
-  return `PRV-${orderId.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
-}
-
 export interface OrderPresentation {
   readonly mediaStorage: MediaStorage;
   readonly paymentMethod: PaymentMethodPort;
@@ -30,7 +25,7 @@ export function presentOrder(row: OrderRow, payments: readonly PaymentRow[], buy
   const cancelled = row.status === 'CANCELLED' || row.status === 'SECOND_CHANCE_OFFERED';
   // A cancelled order is owed nothing (it could only be cancelled with nothing paid on it).
   const balance = cancelled ? 0 : total - paid;
-  const orderNumber = orderNumberOf(row.id);
+  const orderNumber = row.order_number;
   const unpaid = row.status === 'AWAITING_PAYMENT' || row.status === 'PAYMENT_OVERDUE';
   const instructions = unpaid && balance > 0 ? presentation.paymentMethod.instructions({ orderNumber, balance }) : null;
   return {
@@ -94,6 +89,7 @@ export function presentAdminOrder(
       amountPaid: centsOf(row.amount_paid),
       successorOrderId: row.successor_order_id,
       listingReleased: row.listing_released,
+      hasShippingAddress: row.shipping_address !== null,
     }),
   };
 }

@@ -39,15 +39,16 @@ export async function ordersForAdmin(
   db: Kysely<Database>,
   query: { status?: OrderStatus | undefined; search?: string | undefined; page: number; size: number },
 ): Promise<{ rows: OrderRow[]; total: number }> {
-  let matching = ordersWithListing(db).innerJoin('users as u', 'u.id', 'o.buyer_id');
+  // A left join: an order whose buyer's account is gone stays listed (and counted).
+  let matching = ordersWithListing(db).leftJoin('users as u', 'u.id', 'o.buyer_id');
   if (query.status) matching = matching.where('o.status', '=', query.status);
   const search = query.search?.trim();
   if (search) {
-    const number = /^(?:PRV-?)?([0-9a-f]{1,8})$/i.exec(search)?.[1];
+    const number = /^(?:PRV-?)?([0-9A-Z]{1,8})$/i.exec(search)?.[1];
     const words = `%${escapeLike(search)}%`;
     matching = matching.where((eb) =>
       eb.or([
-        ...(number ? [eb('o.id', 'like', `${number.toLowerCase()}%`)] : []),
+        ...(number ? [eb('o.order_number', 'like', `PRV-${number.toUpperCase()}%`)] : []),
         eb('l.title', 'ilike', words),
         eb('u.email', 'ilike', words),
         eb(sql<string>`u.first_name || ' ' || u.last_name`, 'ilike', words),

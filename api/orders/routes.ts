@@ -9,7 +9,7 @@ import type { AppDependencies } from '../dependencies';
 import { HttpError } from '../http/errors';
 import { readModelsCaughtUpWith } from '../read-after-write';
 import { invoicePdf } from './invoice-pdf';
-import { orderNumberOf, presentOfferView, presentOrder } from './presenters';
+import { presentOfferView, presentOrder } from './presenters';
 import { findOffer, findOrder, ordersOfBuyer, paymentsOf, peopleById, type OrderRow } from './queries';
 
 const orderParams = z.strictObject({ orderId: z.uuid() });
@@ -150,7 +150,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
       const pdf = await invoicePdf((await present([row]))[0]!);
       return reply
         .type('application/pdf')
-        .header('content-disposition', `inline; filename="invoice-${orderNumberOf(row.id)}.pdf"`)
+        .header('content-disposition', `inline; filename="invoice-${row.order_number}.pdf"`)
         .header('cache-control', 'private, no-store')
         .send(pdf);
     },

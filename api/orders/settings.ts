@@ -10,7 +10,7 @@ export interface AfterSaleSettings {
   readonly bankAccount: BankAccountDetails;
 }
 
-/** Insured, tracked domestic shipping of a boxed item, by category (dollars). */
+/** Insured, tracked domestic shipping of a boxed item, by category (in cents: $25, $45, $30, $15). */
 export const DEFAULT_SHIPPING_RATES: ShippingRates = { CLOTHING: 2_500, EQUIPMENT: 4_500, FOOTWEAR: 3_000, ACCESSORIES: 1_500 };
 
 export const DEFAULT_AFTER_SALE_SETTINGS: AfterSaleSettings = { shippingRates: DEFAULT_SHIPPING_RATES, bankAccount: DEMO_BANK_ACCOUNT };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import { auctionDecider, auctionStreamId } from '../domain/auction/auction';
 import { afterSaleTermsOf } from '../domain/auction/rules';
@@ -29,6 +30,19 @@ export function orderIdForOffer(offerId: string): string {
   return uuidv5(`second-chance:${offerId}`, ORDER_ID_NAMESPACE);
 }
 
+/** Crockford's base 32: no I, L, O or U to misread. */
+const ORDER_NUMBER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A new order number, "PRV-" and 8 random characters (40 bits): what a buyer quotes with a transfer.
+ * Random, not derived from the order's id (which anyone can compute from the public auction id), so
+ * nobody can work out a winner's payment reference and send them a convincing false invoice.
+ */
+export function newOrderNumber(): string {
+  const bytes = randomBytes(8);
+  return `PRV-${[...bytes].map((byte) => ORDER_NUMBER_ALPHABET[byte % 32]).join('')}`;
+}
+
 /** Handles a command on one order's stream (those that span streams have handlers below). */
 export function handleOrderCommand(handler: CommandHandler, command: OrderCommand): Promise<HandledCommand<OrderEvent, OrderState>> {
   return handler.handle(orderDecider, orderStreamId(command.data.orderId), command);
@@ -53,6 +67,7 @@ export async function placeOrderForSale(handler: CommandHandler, auctionId: stri
     type: 'PlaceOrder',
     data: {
       orderId: orderIdForSale(auctionId),
+      orderNumber: newOrderNumber(),
       auctionId,
       listingId: state.facts.listingId,
       buyerId: state.closing.winnerId,
@@ -90,11 +105,14 @@ export async function offerSecondChance(handler: CommandHandler, orderId: string
 /** A runner-up accepts: the cancelled order records it and their own order is placed, atomically. */
 export async function acceptSecondChance(
   handler: CommandHandler,
-  command: Omit<OrderCommandOf<'AcceptSecondChance'>, 'data'> & { data: Omit<OrderCommandOf<'AcceptSecondChance'>['data'], 'newOrderId'> },
+  command: Omit<OrderCommandOf<'AcceptSecondChance'>, 'data'> & { data: Omit<OrderCommandOf<'AcceptSecondChance'>['data'], 'newOrderId' | 'newOrderNumber'> },
   rates: ShippingRates,
 ): Promise<{ orderEvents: readonly OrderEvent[]; newOrderId: string }> {
   const { store } = handler;
-  const full: OrderCommandOf<'AcceptSecondChance'> = { ...command, data: { ...command.data, newOrderId: orderIdForOffer(command.data.offerId) } };
+  const full: OrderCommandOf<'AcceptSecondChance'> = {
+    ...command,
+    data: { ...command.data, newOrderId: orderIdForOffer(command.data.offerId), newOrderNumber: newOrderNumber() },
+  };
   const originalStream = orderStreamId(full.data.orderId);
   const successorStream = orderStreamId(full.data.newOrderId);
   return handler.exclusive([originalStream, successorStream], async () => {

@@ -12,6 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('orders')
     .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('order_number', 'text', (c) => c.notNull())
     .addColumn('auction_id', 'text', (c) => c.notNull())
     .addColumn('listing_id', 'text', (c) => c.notNull())
     .addColumn('buyer_id', 'text', (c) => c.notNull())
@@ -42,6 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('orders_status_due').on('orders').columns(['status', 'payment_due_at']).execute();
   await db.schema.createIndex('orders_auction').on('orders').column('auction_id').execute();
   await db.schema.createIndex('orders_listing').on('orders').column('listing_id').execute();
+  await db.schema.createIndex('orders_number').on('orders').column('order_number').execute();
 
   await db.schema
     .createTable('order_payments')

@@ -25,6 +25,7 @@ async function applyOrderEvent(db: Transaction<ReadModels>, event: ProjectedEven
         .insertInto('orders')
         .values({
           id: data.orderId,
+          order_number: data.orderNumber,
           auction_id: data.auctionId,
           listing_id: data.listingId,
           buyer_id: data.buyerId,

@@ -367,7 +367,7 @@ describe.each(API_BACKENDS)('public listings on %s', (backend) => {
         buyNowAvailable: true,
         incrementTable: EBAY_INCREMENTS.map((band) => ({ from: band.from / 100, increment: band.increment / 100 })),
         softClose: { windowSeconds: 180, latestEndsAt },
-        buyersPremiumPercent: 20,
+        buyersPremiumPercent: 0, // scheduled without after-sale terms (as before they existed): no premium
         paymentWindowHours: 168,
         result: null,
         winnerId: null,

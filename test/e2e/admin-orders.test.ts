@@ -175,7 +175,7 @@ describe('admin orders in the browser', () => {
     // A part, then the rest (prefilled as the new balance). The date picked is today's: it is sent, as a date.
     const part = Math.round(placed.balance * 0.6);
     await field(page, 'Record a payment', 'Amount received ($)').fill(String(part));
-    await field(page, 'Record a payment', 'Transfer reference').fill(`WIRE-${stamp}-1`);
+    await field(page, 'Record a payment', "Bank's transaction reference").fill(`WIRE-${stamp}-1`);
     const sent = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith(`/api/admin/orders/${placed.id}/payments`));
     await page.getByRole('button', { name: 'Record payment' }).click();
     const today = await field(page, 'Record a payment', 'Date received').inputValue();
@@ -191,14 +191,14 @@ describe('admin orders in the browser', () => {
     expect(await page.getByRole('form', { name: 'Ship the order' }).count()).toBe(0);
 
     // The same reference again is refused: the reason shows, the form keeps it.
-    await field(page, 'Record a payment', 'Transfer reference').fill(`wire ${stamp} 1`);
+    await field(page, 'Record a payment', "Bank's transaction reference").fill(`wire ${stamp} 1`);
     await page.getByRole('button', { name: 'Record payment' }).click();
     const duplicate = page.getByRole('form', { name: 'Record a payment' }).getByRole('alert');
     await duplicate.waitFor();
     expect(await duplicate.textContent()).toBe(`A payment with the reference wire ${stamp} 1 is already recorded on this order`);
-    expect(await field(page, 'Record a payment', 'Transfer reference').inputValue()).toBe(`wire ${stamp} 1`);
+    expect(await field(page, 'Record a payment', "Bank's transaction reference").inputValue()).toBe(`wire ${stamp} 1`);
 
-    await field(page, 'Record a payment', 'Transfer reference').fill(`WIRE-${stamp}-2`);
+    await field(page, 'Record a payment', "Bank's transaction reference").fill(`WIRE-${stamp}-2`);
     await page.getByRole('button', { name: 'Record payment' }).click();
     await result(page).filter({ hasText: 'the order is paid in full' }).waitFor();
     expect(await statusBadge(page).textContent()).toBe('Paid');

@@ -182,7 +182,7 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     await admin.getByRole('heading', { level: 1, name: `Order ${order.orderNumber}` }).waitFor();
     const adminField = (form: string, label: string) => admin.getByRole('form', { name: form }).getByLabel(label, { exact: true });
     expect(await adminField('Record a payment', 'Amount received ($)').inputValue()).toBe('225.00');
-    await adminField('Record a payment', 'Transfer reference').fill(order.orderNumber);
+    await adminField('Record a payment', "Bank's transaction reference").fill('FEDWIRE-20261126-0042');
     await admin.getByRole('button', { name: 'Record payment' }).click();
     await admin.getByRole('form', { name: 'Ship the order' }).waitFor();
     await adminField('Ship the order', 'Carrier').fill('UPS');
@@ -199,7 +199,7 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     expect(shipmentText).toContain('Shipped');
     expect(await page.getByRole('region', { name: 'How to pay' }).count()).toBe(0);
     expect(await line('Balance due')).toBe('$0.00');
-    expect(await invoice.textContent()).toContain(`ref. ${order.orderNumber}`);
+    expect(await invoice.textContent()).toContain('FEDWIRE-20261126-0042');
     await screenshot(page, 'purchase-order-shipped-desktop');
     await phone.reload();
     await phone.getByRole('region', { name: 'Shipment' }).waitFor();

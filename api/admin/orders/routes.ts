@@ -159,7 +159,7 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
       schema: {
         tags: ['admin'],
         summary: 'Ship a paid order: carrier and tracking number (the buyer is told)',
-        description: '409 when the order is not paid in full, has no shipping address yet, or has shipped already.',
+        description: '409 when the order is not paid in full, has no shipping address yet, has shipped already, or its address is no longer `shipTo`.',
         security: [{ bearer: [] }],
         params: orderParams,
         body: shipmentRequestSchema,
@@ -169,7 +169,9 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
     async (request) => {
       const { orderId } = request.params;
       const { carrier, trackingNumber } = request.body;
-      return run(orderId, request, (metadata) => ({ type: 'ShipOrder', data: { orderId, carrier, trackingNumber }, metadata }));
+      // Without shipTo, the address the read model holds: a change the engine has seen since is refused.
+      const shipTo = request.body.shipTo ?? (await findOrder(db, orderId))?.shipping_address ?? null;
+      return run(orderId, request, (metadata) => ({ type: 'ShipOrder', data: { orderId, carrier, trackingNumber, shipTo }, metadata }));
     },
   );
 
@@ -260,9 +262,12 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> 
   );
 };
 
-/** When a payment arrived: now by default; a date alone is that day, up to now (the admin does not know the hour). */
+/**
+ * When a payment arrived: now by default; a date alone is noon UTC of that day (the same calendar day
+ * wherever it is read, from UTC-11 to UTC+11), or now if that is later than now.
+ */
 function receivedAtOf(given: string | undefined, now: string): string {
   if (given === undefined) return now;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(given)) return new Date(Math.min(Date.parse(`${given}T23:59:59.999Z`), Date.parse(now))).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(given)) return new Date(Math.min(Date.parse(`${given}T12:00:00.000Z`), Date.parse(now))).toISOString();
   return new Date(given).toISOString();
 }

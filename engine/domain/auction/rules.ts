@@ -28,8 +28,11 @@ export const MAX_BUYERS_PREMIUM_BASIS_POINTS = 5_000;
 export const MIN_PAYMENT_WINDOW_SECONDS = 36;
 export const MAX_PAYMENT_WINDOW_SECONDS = 30 * 24 * 3_600;
 
-/** The after-sale terms of an auction scheduled before they were part of the rules (and the publish defaults): 20%, a week to pay. */
+/** What a publication gets unless the publisher chooses otherwise: a 20% premium, a week to pay. */
 export const DEFAULT_AFTER_SALE_TERMS = { buyersPremiumBasisPoints: 2_000, paymentWindowSeconds: 7 * 24 * 3_600 } as const;
+
+/** The terms of an auction scheduled before they were part of the rules: its bidders were shown no premium, so there is none. */
+const LEGACY_AFTER_SALE_TERMS = { buyersPremiumBasisPoints: 0, paymentWindowSeconds: DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds } as const;
 
 export const auctionRulesSchema = z.strictObject({
   currency: z.literal('USD'),
@@ -40,10 +43,10 @@ export const auctionRulesSchema = z.strictObject({
   buyNowPrice: positiveCentsSchema.nullable(),
   /**
    * What the winner pays on top of the hammer price, in basis points (2000 = 20%). Absent from
-   * auctions scheduled before after-sale terms were part of the rules: those use the defaults.
+   * auctions scheduled before after-sale terms were part of the rules: those charge none.
    */
   buyersPremiumBasisPoints: z.number().int().min(0).max(MAX_BUYERS_PREMIUM_BASIS_POINTS).optional(),
-  /** How long the winner has to pay once the order is placed. Absent as above. */
+  /** How long the winner has to pay once the order is placed. Absent as above: a week. */
   paymentWindowSeconds: z.number().int().min(MIN_PAYMENT_WINDOW_SECONDS).max(MAX_PAYMENT_WINDOW_SECONDS).optional(),
 });
 export type AuctionRules = z.infer<typeof auctionRulesSchema>;
@@ -56,8 +59,8 @@ export interface AfterSaleTerms {
 /** The premium rate and payment window an auction was sold under, fixed when it was scheduled. */
 export function afterSaleTermsOf(rules: AuctionRules): AfterSaleTerms {
   return {
-    buyersPremiumBasisPoints: rules.buyersPremiumBasisPoints ?? DEFAULT_AFTER_SALE_TERMS.buyersPremiumBasisPoints,
-    paymentWindowSeconds: rules.paymentWindowSeconds ?? DEFAULT_AFTER_SALE_TERMS.paymentWindowSeconds,
+    buyersPremiumBasisPoints: rules.buyersPremiumBasisPoints ?? LEGACY_AFTER_SALE_TERMS.buyersPremiumBasisPoints,
+    paymentWindowSeconds: rules.paymentWindowSeconds ?? LEGACY_AFTER_SALE_TERMS.paymentWindowSeconds,
   };
 }
 

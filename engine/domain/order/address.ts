@@ -1,7 +1,14 @@
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
 
-const line = (max: number) => z.string().trim().max(max);
+/** One line of an address: printable text on one line (no control characters, no line breaks). */
+const line = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'Use one line of plain text');
 
 /** Postal codes whose form we know for sure; elsewhere any 2 to 12 letters, digits, spaces or hyphens. */
 const POSTAL_CODE_FORMS: Readonly<Record<string, { pattern: RegExp; example: string }>> = {

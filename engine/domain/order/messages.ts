@@ -15,9 +15,13 @@ export const orderOriginSchema = z.discriminatedUnion('kind', [
 ]);
 export type OrderOrigin = z.infer<typeof orderOriginSchema>;
 
+/** What buyers quote with a transfer and see on the invoice: random, so nobody can work out a winner's from public facts. */
+export const orderNumberSchema = z.string().regex(/^PRV-[0-9A-HJKMNP-TV-Z]{8}$/, 'An order number is PRV- and 8 letters or digits');
+
 /** What the buyer owes, fixed when the order is placed: the premium rate comes from the auction's rules. */
 const orderTermsSchema = z.strictObject({
   orderId: id,
+  orderNumber: orderNumberSchema,
   auctionId: id,
   listingId: id,
   buyerId: id,
@@ -49,7 +53,12 @@ export const orderCommandSchema = z.discriminatedUnion('type', [
     commandMetadataSchema,
   ),
   messageSchema('MarkPaymentOverdue', z.strictObject({ orderId: id }), commandMetadataSchema),
-  messageSchema('ShipOrder', z.strictObject({ orderId: id, carrier, trackingNumber }), commandMetadataSchema),
+  messageSchema(
+    'ShipOrder',
+    /** `shipTo`: the address the admin read and labelled the parcel with; the order's own must still be it. */
+    z.strictObject({ orderId: id, carrier, trackingNumber, shipTo: shippingAddressSchema.nullable() }),
+    commandMetadataSchema,
+  ),
   messageSchema('ConfirmDelivery', z.strictObject({ orderId: id }), commandMetadataSchema),
   messageSchema('CancelOrder', z.strictObject({ orderId: id, reason }), commandMetadataSchema),
   messageSchema(
@@ -64,8 +73,8 @@ export const orderCommandSchema = z.discriminatedUnion('type', [
   ),
   messageSchema(
     'AcceptSecondChance',
-    /** `newOrderId`: the runner-up's order, named by the caller from the offer so a retry names the same one. */
-    z.strictObject({ orderId: id, offerId: id, newOrderId: id }),
+    /** `newOrderId`: the runner-up's order, named by the caller from the offer so a retry names the same one; `newOrderNumber` its number. */
+    z.strictObject({ orderId: id, offerId: id, newOrderId: id, newOrderNumber: orderNumberSchema }),
     commandMetadataSchema,
   ),
   messageSchema('DeclineSecondChance', z.strictObject({ orderId: id, offerId: id }), commandMetadataSchema),
@@ -103,7 +112,11 @@ export const orderEventSchema = z.discriminatedUnion('type', [
   ),
   messageSchema('OrderPaid', z.strictObject({ orderId: id, paidAt: instantSchema }), eventMetadataSchema),
   messageSchema('OrderPaymentOverdue', z.strictObject({ orderId: id, paymentDueAt: instantSchema, amountPaid: centsSchema }), eventMetadataSchema),
-  messageSchema('OrderShipped', z.strictObject({ orderId: id, carrier: z.string(), trackingNumber: z.string(), shippedAt: instantSchema }), eventMetadataSchema),
+  messageSchema(
+    'OrderShipped',
+    z.strictObject({ orderId: id, carrier: z.string(), trackingNumber: z.string(), shipTo: shippingAddressSchema, shippedAt: instantSchema }),
+    eventMetadataSchema,
+  ),
   messageSchema('OrderDelivered', z.strictObject({ orderId: id, deliveredAt: instantSchema, confirmedBy: deliveryConfirmationSchema }), eventMetadataSchema),
   messageSchema('OrderCompleted', z.strictObject({ orderId: id, completedAt: instantSchema }), eventMetadataSchema),
   messageSchema('OrderCancelled', z.strictObject({ orderId: id, reason, cancelledAt: instantSchema }), eventMetadataSchema),

@@ -2,7 +2,7 @@ import { assertNever } from '../shared/errors';
 import type { OrderEvent } from './messages';
 
 /** What a buyer (and, for an overdue payment, every admin) is told about an order, as the log tells it. */
-export type OrderNoticeKind = 'INVOICE' | 'PAYMENT_RECEIVED' | 'ORDER_SHIPPED' | 'PAYMENT_OVERDUE' | 'ORDER_CANCELLED' | 'SECOND_CHANCE_OFFER';
+export type OrderNoticeKind = 'INVOICE' | 'PAYMENT_RECEIVED' | 'ORDER_SHIPPED' | 'PAYMENT_OVERDUE' | 'ORDER_CANCELLED' | 'SECOND_CHANCE_OFFER' | 'SHIPPING_ADDRESS_CHANGED';
 
 export interface OrderNotice {
   readonly kind: OrderNoticeKind;
@@ -15,6 +15,8 @@ export interface OrderNoticeContext {
   readonly buyerId: string;
   /** Everyone who settles orders: told when one goes overdue. */
   readonly adminIds: Iterable<string>;
+  /** Whether the order had a shipping address before the event. */
+  readonly hadAddress: boolean;
 }
 
 /**
@@ -22,6 +24,8 @@ export interface OrderNoticeContext {
  * (what is owed, by when, how to pay). PAYMENT_RECEIVED: the buyer, for each payment recorded.
  * ORDER_SHIPPED: the buyer, with the tracking number. PAYMENT_OVERDUE: the buyer and every admin.
  * ORDER_CANCELLED: the buyer. SECOND_CHANCE_OFFER: the runner-up the item is offered to.
+ * SHIPPING_ADDRESS_CHANGED: the buyer, when an address they had given is replaced (whoever holds
+ * their session could send a paid item elsewhere: they hear of it).
  */
 export function orderNotices(event: OrderEvent, context: OrderNoticeContext): OrderNotice[] {
   const buyer = (kind: OrderNoticeKind): OrderNotice[] => [{ kind, recipientId: context.buyerId }];
@@ -41,6 +45,7 @@ export function orderNotices(event: OrderEvent, context: OrderNoticeContext): Or
     case 'SecondChanceOffered':
       return [{ kind: 'SECOND_CHANCE_OFFER', recipientId: event.data.bidderId }];
     case 'ShippingAddressSet':
+      return context.hadAddress ? buyer('SHIPPING_ADDRESS_CHANGED') : [];
     case 'ShippingChargeChanged':
     case 'OrderPaid':
     case 'OrderDelivered':

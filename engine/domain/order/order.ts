@@ -1,10 +1,10 @@
 import type { Decider } from '../shared/decider';
 import { assertNever, forbidden, invalid, notFound, rejected } from '../shared/errors';
-import { eventMetadataFor, hasRole, requireReason, requireRole, type Actor, type CommandMetadata } from '../shared/messages';
+import { eventMetadataFor, hasRole, requireReason, requireRole, type Actor, type CommandMetadata, type Role } from '../shared/messages';
 import { formatUsd, type Cents } from '../shared/money';
 import { fromMillis, toMillis, type Instant } from '../shared/time';
-import { shippingAddressSchema, type ShippingAddress } from './address';
-import type { OrderCommand, OrderCommandOf, OrderEvent, OrderEventOf } from './messages';
+import type { ShippingAddress } from './address';
+import { orderCommandSchema, type OrderCommand, type OrderCommandOf, type OrderEvent, type OrderEventOf } from './messages';
 
 /** A second-chance offer stands this long (eBay's Second Chance Offer: the bidder has 48 hours). */
 export const SECOND_CHANCE_OFFER_MS = 48 * 3_600_000;
@@ -72,7 +72,7 @@ export function buyerActionsAt(status: OrderStatus): { setShippingAddress: boole
 }
 
 /** What an admin may do with an order as it stands, for screens to offer: the decider's own rules below. */
-export function adminActionsAt(order: Pick<PlacedOrder, 'status' | 'amountPaid' | 'successorOrderId' | 'listingReleased'>): {
+export function adminActionsAt(order: Pick<PlacedOrder, 'status' | 'amountPaid' | 'successorOrderId' | 'listingReleased'> & { readonly hasShippingAddress: boolean }): {
   recordPayment: boolean;
   changeShipping: boolean;
   ship: boolean;
@@ -86,7 +86,7 @@ export function adminActionsAt(order: Pick<PlacedOrder, 'status' | 'amountPaid' 
   return {
     recordPayment: unpaid,
     changeShipping: unpaid,
-    ship: order.status === 'PAID',
+    ship: order.status === 'PAID' && order.hasShippingAddress,
     markDelivered: order.status === 'SHIPPED',
     cancel: unpaid && order.amountPaid === 0,
     offerToRunnerUp: stillTheAuctions,
@@ -162,7 +162,18 @@ function closeOffer(state: PlacedOrder, offerId: string, outcome: SecondChanceOf
 
 // ---- decide ---------------------------------------------------------------------------------
 
-export function decideOrder(command: OrderCommand, state: OrderState): OrderEvent[] {
+export function decideOrder(unchecked: OrderCommand, state: OrderState): OrderEvent[] {
+  // The engine checks what it is told (a card provider's webhook will issue commands too): the
+  // schema's trimming and limits apply whoever the caller is.
+  const parsed = orderCommandSchema.safeParse(unchecked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const [, field, ...rest] = issue.path.map(String);
+    // A shipping address is the buyer's form: its problems name the address's own field.
+    if (field === 'address') throw invalid('ADDRESS_INVALID', issue.message, { field: rest.join('.') });
+    throw invalid('INVALID_ORDER_COMMAND', issue.message, { field: issue.path.slice(1).join('.') });
+  }
+  const command = parsed.data;
   if (command.type === 'PlaceOrder') {
     requireRole(command.metadata.actor, 'SYSTEM');
     return [placeOrder(command.data, state, command)];
@@ -218,11 +229,12 @@ export function decideSecondChanceAcceptance(
   const order = requirePlaced(original);
   const accepted = acceptance(command, order);
   const { facts } = order;
-  const { offerId, newOrderId } = command.data;
+  const { offerId, newOrderId, newOrderNumber } = command.data;
   const offer = order.offers.find((candidate) => candidate.offerId === offerId)!;
   const placed = placeOrder(
     {
       orderId: newOrderId,
+      orderNumber: newOrderNumber,
       auctionId: facts.auctionId,
       listingId: facts.listingId,
       buyerId: offer.bidderId,
@@ -257,17 +269,13 @@ function setAddress(command: OrderCommandOf<'SetShippingAddress'>, order: Placed
   requireBuyer(command.metadata.actor, order);
   requireNotCancelled(order);
   if (order.shipment !== null) throw rejected('ORDER_ALREADY_SHIPPED', 'This order has shipped: its address can no longer change');
-  const parsed = shippingAddressSchema.safeParse(command.data.address);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw invalid('ADDRESS_INVALID', issue.message, { field: issue.path.join('.') });
-  }
-  if (order.address !== null && sameAddress(order.address, parsed.data)) return [];
-  return [{ type: 'ShippingAddressSet', data: { orderId: order.facts.orderId, address: parsed.data }, metadata: eventMetadataFor(command) }];
+  const { address } = command.data;
+  if (order.address !== null && sameAddress(order.address, address)) return [];
+  return [{ type: 'ShippingAddressSet', data: { orderId: order.facts.orderId, address }, metadata: eventMetadataFor(command) }];
 }
 
 function changeShipping(command: OrderCommandOf<'ChangeShippingCharge'>, order: PlacedOrder): OrderEvent[] {
-  requireRole(command.metadata.actor, 'ADMIN');
+  requireSettler(command.metadata.actor, order, 'ADMIN');
   requireUnpaid(order);
   const { shipping } = command.data;
   if (shipping === order.shipping) return [];
@@ -282,7 +290,7 @@ function changeShipping(command: OrderCommandOf<'ChangeShippingCharge'>, order: 
 }
 
 function recordPayment(command: OrderCommandOf<'RecordPayment'>, order: PlacedOrder): OrderEvent[] {
-  requireRole(command.metadata.actor, 'ADMIN', 'SYSTEM');
+  requireSettler(command.metadata.actor, order, 'ADMIN', 'SYSTEM');
   requireUnpaid(order);
   const { paymentId, method, amount, receivedAt } = command.data;
   const reference = command.data.reference.trim();
@@ -318,16 +326,15 @@ function markOverdue(command: OrderCommandOf<'MarkPaymentOverdue'>, order: Place
 }
 
 function ship(command: OrderCommandOf<'ShipOrder'>, order: PlacedOrder): OrderEvent[] {
-  requireRole(command.metadata.actor, 'ADMIN');
+  requireSettler(command.metadata.actor, order, 'ADMIN');
   requireNotCancelled(order);
-  if (order.status === 'AWAITING_PAYMENT' || order.status === 'PAYMENT_OVERDUE') {
-    throw rejected('ORDER_NOT_PAID', 'This order is not paid in full: it cannot ship yet');
-  }
+  if (isUnpaid(order.status)) throw rejected('ORDER_NOT_PAID', 'This order is not paid in full: it cannot ship yet');
   if (order.status !== 'PAID') throw rejected('ORDER_ALREADY_SHIPPED', 'This order has already shipped');
   if (order.address === null) throw rejected('SHIPPING_ADDRESS_REQUIRED', 'The buyer has not given a shipping address yet');
-  const carrier = command.data.carrier.trim();
-  const trackingNumber = command.data.trackingNumber.trim();
-  return [{ type: 'OrderShipped', data: { orderId: order.facts.orderId, carrier, trackingNumber, shippedAt: command.metadata.now }, metadata: eventMetadataFor(command) }];
+  const { carrier, trackingNumber, shipTo } = command.data;
+  // The parcel goes where the admin read it should: a change that came in meanwhile is not shipped past.
+  if (shipTo === null || !sameAddress(order.address, shipTo)) throw rejected('ADDRESS_CHANGED', 'The buyer has changed the shipping address: check the new one and ship again');
+  return [{ type: 'OrderShipped', data: { orderId: order.facts.orderId, carrier, trackingNumber, shipTo: order.address, shippedAt: command.metadata.now }, metadata: eventMetadataFor(command) }];
 }
 
 /**
@@ -354,7 +361,7 @@ function confirmDelivery(command: OrderCommandOf<'ConfirmDelivery'>, order: Plac
 }
 
 function cancel(command: OrderCommandOf<'CancelOrder'>, order: PlacedOrder): OrderEvent[] {
-  requireRole(command.metadata.actor, 'ADMIN');
+  requireSettler(command.metadata.actor, order, 'ADMIN');
   const reason = requireReason(command.data.reason);
   if (order.status === 'CANCELLED' || order.status === 'SECOND_CHANCE_OFFERED') throw rejected('ORDER_ALREADY_CANCELLED', 'This order has already been cancelled');
   requireUnpaid(order);
@@ -365,12 +372,13 @@ function cancel(command: OrderCommandOf<'CancelOrder'>, order: PlacedOrder): Ord
 }
 
 function offerSecondChance(command: OrderCommandOf<'OfferSecondChance'>, order: PlacedOrder): OrderEvent[] {
-  requireRole(command.metadata.actor, 'ADMIN');
+  requireSettler(command.metadata.actor, order, 'ADMIN');
   if (order.status === 'SECOND_CHANCE_OFFERED') throw rejected('SECOND_CHANCE_PENDING', 'An offer to the runner-up is still open');
   requireCancelledAndAvailable(order);
   const { candidate, offerId } = command.data;
   if (order.offers.some((offer) => offer.offerId === offerId)) throw rejected('OFFER_ALREADY_MADE', 'An offer with this id has already been made');
   if (candidate === null) throw rejected('NO_RUNNER_UP', 'No other bidder is left to make an offer to');
+  if (candidate.bidderId === command.metadata.actor.userId) throw forbidden('OWN_OFFER', 'You cannot offer an item to yourself: another admin must');
   if (candidate.bidderId === order.facts.buyerId || order.offers.some((offer) => offer.bidderId === candidate.bidderId)) {
     throw rejected('RUNNER_UP_ALREADY_ASKED', 'This bidder has already had this item offered to them');
   }
@@ -413,7 +421,7 @@ function closeSecondChance(command: OrderCommandOf<'DeclineSecondChance' | 'Expi
 }
 
 function releaseListing(command: OrderCommandOf<'ReleaseListing'>, order: PlacedOrder): OrderEvent[] {
-  requireRole(command.metadata.actor, 'ADMIN');
+  requireSettler(command.metadata.actor, order, 'ADMIN');
   if (order.status === 'SECOND_CHANCE_OFFERED') throw rejected('SECOND_CHANCE_PENDING', 'An offer to the runner-up is still open');
   requireCancelledAndAvailable(order);
   return [{ type: 'OrderListingReleased', data: { orderId: order.facts.orderId, listingId: order.facts.listingId }, metadata: eventMetadataFor(command) }];
@@ -424,6 +432,12 @@ function releaseListing(command: OrderCommandOf<'ReleaseListing'>, order: Placed
 function requirePlaced(state: OrderState): PlacedOrder {
   if (state.status === 'NONE') throw notFound('ORDER_NOT_FOUND', 'Order not found');
   return state;
+}
+
+/** An admin (or the system) settling an order: never their own, which another admin must settle. */
+function requireSettler(actor: Actor, order: PlacedOrder, ...roles: Role[]): void {
+  requireRole(actor, ...roles);
+  if (actor.userId === order.facts.buyerId) throw forbidden('OWN_ORDER', 'You cannot settle an order of your own: another admin must');
 }
 
 function requireBuyer(actor: Actor, order: PlacedOrder): void {

@@ -9,16 +9,19 @@ export interface SecondChanceCandidate {
 
 /**
  * Who a cancelled sale may be offered to next (eBay's Second Chance Offer): the bidder with the
- * highest bid of their own among those not yet asked (the winner, earlier offers), at that bid.
+ * highest bid of their own among those not yet asked (the winner, earlier offers), at that bid, and
+ * never below the reserve.
  * Equal bids go to whoever bid first, as they would have in the auction. Null when nobody is left.
  */
 export function secondChanceCandidate(auction: AuctionState, excludedBidderIds: Iterable<string>): SecondChanceCandidate | null {
   if (auction.status !== 'ENDED') return null;
   const excluded = new Set(excludedBidderIds);
   const retracted = new Set(auction.retractedBidIds);
+  // Below the reserve the lot would not have sold to them: no offer goes under it.
+  const reserve = auction.facts.rules.reservePrice ?? 0;
   const best = new Map<string, { amount: Cents; order: number }>();
   chronological(auction.submissions).forEach((submission, order) => {
-    if (retracted.has(submission.bidId) || excluded.has(submission.bidderId)) return;
+    if (retracted.has(submission.bidId) || excluded.has(submission.bidderId) || submission.maximum < reserve) return;
     const current = best.get(submission.bidderId);
     if (!current || submission.maximum > current.amount) best.set(submission.bidderId, { amount: submission.maximum, order });
   });

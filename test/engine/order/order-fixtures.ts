@@ -26,6 +26,7 @@ import { admin, AUCTION_ID, buyer, eventMetadata, LISTING_ID, liveListing, metad
 // ---- the sale ---------------------------------------------------------------------------------
 
 export const ORDER_ID = 'order-1';
+export const ORDER_NUMBER = 'PRV-7K3QX9MA';
 /** The order a runner-up's accepted second-chance offer places. */
 export const SUCCESSOR_ORDER_ID = 'order-2';
 
@@ -108,6 +109,7 @@ type Terms = OrderCommandOf<'PlaceOrder'>['data'];
 export function orderTerms(overrides: Partial<Terms> = {}): Terms {
   return {
     orderId: ORDER_ID,
+    orderNumber: ORDER_NUMBER,
     auctionId: AUCTION_ID,
     listingId: LISTING_ID,
     buyerId: BUYER_ID,
@@ -173,10 +175,16 @@ export function markPaymentOverdue(options: Issued = {}): OrderCommandOf<'MarkPa
   return { type: 'MarkPaymentOverdue', data: { orderId: ORDER_ID }, metadata: issued('MarkPaymentOverdue', { actor: scheduler, at: PAYMENT_DUE_AT }, options) };
 }
 
-export function shipOrder(options: Issued & { carrier?: string; trackingNumber?: string } = {}): OrderCommandOf<'ShipOrder'> {
+/** The admin shipping to the address they read (the buyer's US address, unless told otherwise). */
+export function shipOrder(options: Issued & { carrier?: string; trackingNumber?: string; shipTo?: ShippingAddress | null } = {}): OrderCommandOf<'ShipOrder'> {
   return {
     type: 'ShipOrder',
-    data: { orderId: ORDER_ID, carrier: options.carrier ?? 'UPS', trackingNumber: options.trackingNumber ?? '1Z999AA10123456784' },
+    data: {
+      orderId: ORDER_ID,
+      carrier: options.carrier ?? 'UPS',
+      trackingNumber: options.trackingNumber ?? '1Z999AA10123456784',
+      shipTo: options.shipTo === undefined ? US_ADDRESS : options.shipTo,
+    },
     metadata: issued('ShipOrder', { actor: admin, at: SHIPPED_AT }, options),
   };
 }
@@ -205,10 +213,12 @@ export function offerSecondChance(candidate: Candidate = runnerUpCandidate, opti
 type OfferOptions = Issued & { offerId?: string };
 
 /** The runner-up accepting offer-1 (a day after it was made), naming their new order. */
+export const SUCCESSOR_ORDER_NUMBER = 'PRV-R4NNER2P';
+
 export function acceptSecondChance(options: OfferOptions & { newOrderId?: string } = {}): OrderCommandOf<'AcceptSecondChance'> {
   return {
     type: 'AcceptSecondChance',
-    data: { orderId: ORDER_ID, offerId: options.offerId ?? 'offer-1', newOrderId: options.newOrderId ?? SUCCESSOR_ORDER_ID },
+    data: { orderId: ORDER_ID, offerId: options.offerId ?? 'offer-1', newOrderId: options.newOrderId ?? SUCCESSOR_ORDER_ID, newOrderNumber: SUCCESSOR_ORDER_NUMBER },
     metadata: issued('AcceptSecondChance', { actor: runnerUp, at: '2026-12-17T13:00:00.000Z' }, options),
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { orderNotices, type OrderEvent, type OrderEventOf } from '../../../engine/domain';
 
 const META = { actorId: 'admin-1', actorRoles: ['ADMIN' as const], occurredAt: '2026-12-09T12:00:00.000Z', correlationId: 'c-1', commandId: 'k-1' };
-const CONTEXT = { buyerId: 'buyer-1', adminIds: ['admin-1', 'admin-2'] };
+const CONTEXT = { buyerId: 'buyer-1', adminIds: ['admin-1', 'admin-2'], hadAddress: false };
 
 function event<T extends OrderEvent['type']>(type: T, data: OrderEventOf<T>['data']): OrderEvent {
   return { type, data, metadata: META } as OrderEvent;
@@ -10,6 +10,7 @@ function event<T extends OrderEvent['type']>(type: T, data: OrderEventOf<T>['dat
 
 const placed = event('OrderPlaced', {
   orderId: 'order-1',
+  orderNumber: 'PRV-7K3QX9MA',
   auctionId: 'auction-1',
   listingId: 'listing-1',
   buyerId: 'buyer-1',
@@ -30,7 +31,8 @@ describe('who is told what about an order', () => {
 
   it('given a payment, a shipment or a cancellation, then the buyer is told, nobody else', () => {
     const payment = event('PaymentRecorded', { orderId: 'order-1', paymentId: 'p-1', method: 'BANK_TRANSFER', amount: 50_000, reference: 'WIRE-1', receivedAt: META.occurredAt, amountPaid: 50_000 });
-    const shipped = event('OrderShipped', { orderId: 'order-1', carrier: 'UPS', trackingNumber: '1Z', shippedAt: META.occurredAt });
+    const shipTo = { name: 'Jordan Fan', line1: '1 Main Street', line2: null, city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' };
+    const shipped = event('OrderShipped', { orderId: 'order-1', carrier: 'UPS', trackingNumber: '1Z', shipTo, shippedAt: META.occurredAt });
     const cancelled = event('OrderCancelled', { orderId: 'order-1', reason: 'Not paid', cancelledAt: META.occurredAt });
     expect([payment, shipped, cancelled].map((each) => orderNotices(each, CONTEXT))).toEqual([
       [{ kind: 'PAYMENT_RECEIVED', recipientId: 'buyer-1' }],
@@ -46,12 +48,19 @@ describe('who is told what about an order', () => {
       { kind: 'PAYMENT_OVERDUE', recipientId: 'admin-1' },
       { kind: 'PAYMENT_OVERDUE', recipientId: 'admin-2' },
     ]);
-    expect(orderNotices(overdue, { buyerId: 'admin-1', adminIds: ['admin-1', 'admin-1'] })).toEqual([{ kind: 'PAYMENT_OVERDUE', recipientId: 'admin-1' }]);
+    expect(orderNotices(overdue, { buyerId: 'admin-1', adminIds: ['admin-1', 'admin-1'], hadAddress: false })).toEqual([{ kind: 'PAYMENT_OVERDUE', recipientId: 'admin-1' }]);
   });
 
   it('given a second-chance offer, then the runner-up it is made to is told', () => {
     const offered = event('SecondChanceOffered', { orderId: 'order-1', offerId: 'offer-1', bidderId: 'bidder-2', amount: 95_000, offeredAt: META.occurredAt, expiresAt: '2026-12-11T12:00:00.000Z' });
     expect(orderNotices(offered, CONTEXT)).toEqual([{ kind: 'SECOND_CHANCE_OFFER', recipientId: 'bidder-2' }]);
+  });
+
+  it('given an address replacing one given before, then the buyer is told; the first address tells nobody', () => {
+    const address = { name: 'Jordan Fan', line1: '1 Main Street', line2: null, city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' };
+    const set = event('ShippingAddressSet', { orderId: 'order-1', address });
+    expect(orderNotices(set, CONTEXT)).toEqual([]);
+    expect(orderNotices(set, { ...CONTEXT, hadAddress: true })).toEqual([{ kind: 'SHIPPING_ADDRESS_CHANGED', recipientId: 'buyer-1' }]);
   });
 
   it('given the quiet steps (address, shipping charge, paid, delivered, completed, answers to offers, relisting), then nobody is told', () => {

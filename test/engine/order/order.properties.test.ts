@@ -236,7 +236,7 @@ function commandFor(action: Action, state: PlacedOrder, nowMs: number, index: nu
       return { type: 'SetShippingAddress', data: { orderId, address }, metadata: meta(buyer(BUYER_ID)) };
     }
     case 'ship':
-      return { type: 'ShipOrder', data: { orderId, carrier: 'UPS', trackingNumber: `1Z${index}` }, metadata: meta(ADMIN) };
+      return { type: 'ShipOrder', data: { orderId, carrier: 'UPS', trackingNumber: `1Z${index}`, shipTo: state.address }, metadata: meta(ADMIN) };
     case 'confirm':
       return { type: 'ConfirmDelivery', data: { orderId }, metadata: meta(action.by === 'BUYER' ? buyer(BUYER_ID) : action.by === 'ADMIN' ? ADMIN : SYSTEM) };
     case 'cancel':
@@ -248,7 +248,7 @@ function commandFor(action: Action, state: PlacedOrder, nowMs: number, index: nu
     case 'answer': {
       const offerId = lastOffer?.offerId ?? 'offer-none';
       const bidder = buyer(lastOffer?.bidderId ?? BIDDERS[1]);
-      if (action.how === 'accept') return { type: 'AcceptSecondChance', data: { orderId, offerId, newOrderId: `order-${index}` }, metadata: meta(bidder) };
+      if (action.how === 'accept') return { type: 'AcceptSecondChance', data: { orderId, offerId, newOrderId: `order-${index}`, newOrderNumber: 'PRV-R4NNER2P' }, metadata: meta(bidder) };
       if (action.how === 'decline') return { type: 'DeclineSecondChance', data: { orderId, offerId }, metadata: meta(bidder) };
       return { type: 'ExpireSecondChance', data: { orderId, offerId }, metadata: meta(SYSTEM) };
     }
@@ -265,6 +265,7 @@ function placeCommand(scenario: Scenario, nowMs: number, index: number): OrderCo
     type: 'PlaceOrder',
     data: {
       orderId: ORDER_ID,
+      orderNumber: 'PRV-7K3QX9MA',
       auctionId: 'auction-1',
       listingId: 'listing-1',
       buyerId: BUYER_ID,

@@ -41,6 +41,7 @@ import {
   OFFER_EXPIRES_AT,
   offerSecondChance,
   ORDER_ID,
+  ORDER_NUMBER,
   orderBuyer,
   orderPlaced,
   orderTerms,
@@ -68,6 +69,7 @@ import {
   soldListing,
   stateOf,
   SUCCESSOR_ORDER_ID,
+  SUCCESSOR_ORDER_NUMBER,
   THIRD_BIDDER_AMOUNT,
   THIRD_BIDDER_ID,
   thirdBidder,
@@ -86,9 +88,9 @@ const stranger = buyer('buyer-2');
 // ---------------------------------------------------------------------------------------------
 
 describe('afterSaleTermsOf', () => {
-  test('an auction scheduled before after-sale terms existed is sold at 20% with a week to pay', () => {
+  test('an auction scheduled before after-sale terms existed charges no premium (its bidders were shown none), with a week to pay; a publication gets 20% unless told otherwise', () => {
+    expect(afterSaleTermsOf(auctionRules())).toEqual({ buyersPremiumBasisPoints: 0, paymentWindowSeconds: 604_800 });
     expect(DEFAULT_AFTER_SALE_TERMS).toEqual({ buyersPremiumBasisPoints: 2_000, paymentWindowSeconds: 604_800 });
-    expect(afterSaleTermsOf(auctionRules())).toEqual({ buyersPremiumBasisPoints: 2_000, paymentWindowSeconds: 604_800 });
   });
 
   test("an auction's own terms win, a 0% premium included", () => {
@@ -112,6 +114,7 @@ describe('PlaceOrder', () => {
           type: 'OrderPlaced',
           data: {
             orderId: ORDER_ID,
+            orderNumber: ORDER_NUMBER,
             auctionId: AUCTION_ID,
             listingId: LISTING_ID,
             buyerId: BUYER_ID,
@@ -529,7 +532,9 @@ describe('ShipOrder', () => {
     order
       .given(paidOrder())
       .when(command)
-      .thenEvents([{ type: 'OrderShipped', data: { orderId: ORDER_ID, carrier: 'UPS', trackingNumber: '1Z999AA10123456784', shippedAt: SHIPPED_AT }, metadata: causedBy(command) }]);
+      .thenEvents([
+        { type: 'OrderShipped', data: { orderId: ORDER_ID, carrier: 'UPS', trackingNumber: '1Z999AA10123456784', shipTo: US_ADDRESS, shippedAt: SHIPPED_AT }, metadata: causedBy(command) },
+      ]);
     expect(placedState(shippedOrder())).toMatchObject({ status: 'SHIPPED', shipment: { carrier: 'UPS', trackingNumber: '1Z999AA10123456784', shippedAt: SHIPPED_AT } });
   });
 
@@ -882,6 +887,7 @@ describe('decideSecondChanceAcceptance', () => {
           type: 'OrderPlaced',
           data: {
             orderId: SUCCESSOR_ORDER_ID,
+            orderNumber: SUCCESSOR_ORDER_NUMBER,
             auctionId: AUCTION_ID,
             listingId: LISTING_ID,
             buyerId: RUNNER_UP_ID,
@@ -1042,5 +1048,56 @@ describe('event metadata', () => {
   test('the fixture sale is what the numbers say', () => {
     expect([HAMMER_PRICE, BUYERS_PREMIUM, SHIPPING, TOTAL, PREMIUM_BASIS_POINTS]).toEqual([100_000, 20_000, 2_500, 122_500, 2_000]);
     expect(orderPlaced().data).toEqual({ ...orderTerms(), buyersPremium: 20_000, placedAt: PLACED_AT, paymentDueAt: PAYMENT_DUE_AT });
+  });
+});
+
+describe('an admin never settles their own order', () => {
+  const adminBuyer = { userId: BUYER_ID, roles: ['ADMIN' as const, 'BUYER' as const] };
+  const ownOrder = (): OrderEvent[] => placedOrder();
+
+  test.each([
+    ['records a payment on it', () => recordPayment(1_000, { actor: adminBuyer })],
+    ['changes its shipping', () => changeShippingCharge(0, { actor: adminBuyer })],
+    ['cancels it', () => cancelOrder('Changed my mind', { actor: adminBuyer })],
+  ] as const)('an admin who is the buyer %s: OWN_ORDER', (_what, command) => {
+    order.given(ownOrder()).when(command()).thenError('OWN_ORDER', 'You cannot settle an order of your own: another admin must');
+  });
+
+  test('nor ships it to themselves: OWN_ORDER', () => {
+    order.given(paidOrder()).when(shipOrder({ actor: adminBuyer })).thenError('OWN_ORDER', 'You cannot settle an order of your own: another admin must');
+  });
+
+  test('an admin cannot offer a cancelled sale to themselves: OWN_OFFER', () => {
+    const bidderAdmin = { userId: RUNNER_UP_ID, roles: ['ADMIN' as const, 'BUYER' as const] };
+    order.given(cancelledOrder()).when(offerSecondChance(runnerUpCandidate, { actor: bidderAdmin })).thenError('OWN_OFFER', 'You cannot offer an item to yourself: another admin must');
+  });
+});
+
+describe('the parcel goes where the admin read it should', () => {
+  test('an address changed since the admin read it: ADDRESS_CHANGED, nothing shipped', () => {
+    order
+      .given(after(paidOrder(), setShippingAddress(GB_ADDRESS)))
+      .when(shipOrder())
+      .thenError('ADDRESS_CHANGED', 'The buyer has changed the shipping address: check the new one and ship again');
+    order.given(paidOrder()).when(shipOrder({ shipTo: null })).thenError('ADDRESS_CHANGED');
+  });
+
+  test('OrderShipped records the address it went to', () => {
+    order.given(after(paidOrder(), setShippingAddress(GB_ADDRESS))).when(shipOrder({ shipTo: GB_ADDRESS })).thenEventsMatch([{ type: 'OrderShipped', data: { shipTo: GB_ADDRESS } }]);
+  });
+});
+
+describe('the engine checks what it is told', () => {
+  test('a payment of nothing, whoever sends it: INVALID_ORDER_COMMAND', () => {
+    order.given(placedOrder()).when(recordPayment(0, { actor: scheduler })).thenError('INVALID_ORDER_COMMAND');
+  });
+
+  test('a carrier blank once trimmed: INVALID_ORDER_COMMAND', () => {
+    order.given(paidOrder()).when(shipOrder({ carrier: '   ' })).thenError('INVALID_ORDER_COMMAND');
+  });
+
+  test('an address line with a line break or a control character: ADDRESS_INVALID', () => {
+    const error = order.given(placedOrder()).when(setShippingAddress({ ...US_ADDRESS, line1: '1 Main Street\nEvil Corp' })).thenError('ADDRESS_INVALID', 'Use one line of plain text');
+    expect(error.details).toEqual({ field: 'line1' });
   });
 });

@@ -27,6 +27,20 @@ describe('secondChanceCandidate', () => {
     expect(stateOf(ended())).toMatchObject({ status: 'ENDED', closing: { result: 'SOLD', winnerId: 'alice', finalPrice: 8_100 } });
   });
 
+  test('never below the reserve: a bidder whose highest bid is under it is passed over', () => {
+    // Reserve $75: carol's $80 maximum clears it, bob's $70 does not.
+    const history = after(
+      liveAuction({ reservePrice: 7_500 }),
+      placeBid('bob', 5_100, { maximum: 7_000 }),
+      placeBid('carol', 7_200, { maximum: 8_000 }),
+      placeBid('alice', 8_100, { maximum: 9_000 }),
+      closeAuction(),
+    );
+    expect(stateOf(history)).toMatchObject({ closing: { result: 'SOLD', winnerId: 'alice' } });
+    expect(secondChanceCandidate(stateOf(history), ['alice'])).toEqual({ bidderId: 'carol', amount: 8_000 });
+    expect(secondChanceCandidate(stateOf(history), ['alice', 'carol'])).toBeNull();
+  });
+
   test('the highest maximum among the bidders not excluded, at that maximum', () => {
     expect(secondChanceCandidate(stateOf(ended()), ['alice'])).toEqual({ bidderId: 'carol', amount: 8_000 });
   });
@@ -56,6 +70,7 @@ describe('secondChanceCandidate', () => {
 
   test("a bidder's bid that was not retracted still counts when another of theirs was", () => {
     const history = after(threeBidders(), placeBid('carol', 8_200, { maximum: 8_400, bidId: 'carol-again' }), retractBid('carol-again'), closeAuction());
+    expect(stateOf(history)).toMatchObject({ closing: { result: 'SOLD', winnerId: 'alice' } });
     expect(secondChanceCandidate(stateOf(history), ['alice'])).toEqual({ bidderId: 'carol', amount: 8_000 });
   });
 

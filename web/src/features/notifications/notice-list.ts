@@ -36,6 +36,7 @@ export const NOTICE_KIND_LABELS: Readonly<Record<NoticeKind, string>> = {
   PAYMENT_OVERDUE: 'Payment overdue',
   ORDER_CANCELLED: 'Order cancelled',
   SECOND_CHANCE_OFFER: 'Second chance',
+  SHIPPING_ADDRESS_CHANGED: 'Address changed',
 };
 
 /** Where a notice leads, if it is a path in this app ("/marketplace/…"); anything else (another site, "//host") is not linked. */

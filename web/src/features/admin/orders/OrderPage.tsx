@@ -115,7 +115,7 @@ function Invoice({ order }: { order: AdminOrder }) {
         )}
         {order.howToPay && (
           <div>
-            <dt>Transfer reference</dt>
+            <dt>Order number the buyer quotes</dt>
             <dd className="admin-table__mono">{order.howToPay.reference}</dd>
           </div>
         )}

@@ -287,12 +287,12 @@ function PaymentStep({ order, busy, sending, failure, run }: StepProps) {
           hint={<span className="field__hint">Balance due: {formatUsd(order.balance)}. Less keeps the order awaiting the rest.</span>}
         />
         <FormField
-          label="Transfer reference"
+          label="Bank's transaction reference"
           autoComplete="off"
           readOnly={sending}
           registration={register('reference')}
           error={errors.reference?.message}
-          hint={<span className="field__hint">As the bank statement shows it. The buyer was asked to quote {order.orderNumber}.</span>}
+          hint={<span className="field__hint">The bank's own id for this transfer, from the statement (not {order.orderNumber}, which the buyer quotes on every transfer): each transfer is recorded once.</span>}
         />
         <FormField
           label="Date received"
@@ -321,7 +321,8 @@ function ShipmentStep({ order, busy, sending, failure, run }: StepProps) {
   return (
     <Step title="Ship">
       <p className="muted order-step__hint">{waiting}</p>
-      <form noValidate aria-label="Ship the order" onSubmit={handleSubmit((form) => !busy && run({ kind: 'shipment', ...form }))}>
+      {/* The address the admin reads here goes with the shipment: a change the buyer made since is refused, not shipped past. */}
+      <form noValidate aria-label="Ship the order" onSubmit={handleSubmit((form) => !busy && order.shippingAddress && run({ kind: 'shipment', ...form, shipTo: order.shippingAddress }))}>
         <FormField label="Carrier" autoComplete="off" list={carriers} readOnly={sending} registration={register('carrier')} error={errors.carrier?.message} />
         <datalist id={carriers}>
           {['UPS', 'FedEx', 'USPS', 'DHL'].map((carrier) => (

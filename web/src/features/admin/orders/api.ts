@@ -1,4 +1,4 @@
-import type { AdminOrder, AdminOrdersPage, AdminSecondChanceOffer, OrderStatusName } from '../../../../../api/contracts/orders';
+import type { AdminOrder, AdminOrdersPage, AdminSecondChanceOffer, OrderAddress, OrderStatusName } from '../../../../../api/contracts/orders';
 import { apiRequest } from '../../../lib/api-client';
 
 export type { AdminOrder, AdminOrdersPage, AdminSecondChanceOffer, OrderStatusName };
@@ -40,7 +40,7 @@ export function fetchOrder(orderId: string, signal?: AbortSignal): Promise<Admin
 export type OrderAction =
   | { readonly kind: 'payment'; readonly amount: number; readonly reference: string; readonly receivedAt?: string }
   | { readonly kind: 'shippingCharge'; readonly shipping: number }
-  | { readonly kind: 'shipment'; readonly carrier: string; readonly trackingNumber: string }
+  | { readonly kind: 'shipment'; readonly carrier: string; readonly trackingNumber: string; readonly shipTo: OrderAddress }
   | { readonly kind: 'delivered' }
   | { readonly kind: 'cancel'; readonly reason: string }
   | { readonly kind: 'secondChance' }
@@ -65,7 +65,7 @@ export async function runOrderAction(orderId: string, action: OrderAction): Prom
     case 'shippingCharge':
       return done(await apiRequest<AdminOrder>(`${path}/shipping-charge`, { method: 'PUT', auth: true, body: { shipping: action.shipping } }));
     case 'shipment':
-      return done(await apiRequest<AdminOrder>(`${path}/shipment`, { auth: true, body: { carrier: action.carrier, trackingNumber: action.trackingNumber } }));
+      return done(await apiRequest<AdminOrder>(`${path}/shipment`, { auth: true, body: { carrier: action.carrier, trackingNumber: action.trackingNumber, shipTo: action.shipTo } }));
     case 'delivered':
       return done(await apiRequest<AdminOrder>(`${path}/delivered`, { method: 'POST', auth: true }));
     case 'cancel':
