@@ -27,6 +27,13 @@ export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatusName, string>> = {
   SECOND_CHANCE_OFFERED: 'Cancelled (offered to the runner-up)',
 };
 
+/** How an order's status reads at a glance: fine once paid, bad when overdue or cancelled, waiting on the buyer before. */
+export function orderStatusTone(status: OrderStatusName): 'good' | 'bad' | 'waiting' {
+  if (status === 'PAYMENT_OVERDUE' || status === 'CANCELLED' || status === 'SECOND_CHANCE_OFFERED') return 'bad';
+  if (status === 'AWAITING_PAYMENT') return 'waiting';
+  return 'good';
+}
+
 export function invoiceLines(order: Pick<Order, 'hammerPrice' | 'buyersPremiumPercent' | 'buyersPremium' | 'shipping' | 'total' | 'amountPaid' | 'balance'>): InvoiceLine[] {
   return [
     { label: 'Hammer price', amount: order.hammerPrice },

@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { assign, fromPromise, setup } from 'xstate';
-import { ORDER_STATUS_LABELS } from '../../../../api/contracts/invoice';
+import { ORDER_STATUS_LABELS, orderStatusTone } from '../../../../api/contracts/invoice';
 import { purchasePath } from '../../../../api/contracts/order-links';
 import type { Order, Orders } from '../../../../api/contracts/orders';
 import { Banner } from '../../components/Banner';
@@ -265,7 +265,7 @@ function PurchaseItem({ order }: { order: Order }) {
   const titleId = useId();
   const next = nextStep(order);
   const path = purchasePath(order.id);
-  const tone = order.status === 'PAYMENT_OVERDUE' || order.status === 'CANCELLED' || order.status === 'SECOND_CHANCE_OFFERED' ? 'bad' : order.status === 'AWAITING_PAYMENT' ? 'waiting' : 'good';
+  const tone = orderStatusTone(order.status);
   return (
     <li className="card dashboard-purchase" data-testid="purchase">
       <div className="dashboard-purchase__image">{order.listing.imageUrl ? <img src={order.listing.imageUrl} alt="" width={96} height={96} loading="lazy" /> : <span aria-hidden="true">🏆</span>}</div>

@@ -1,14 +1,14 @@
 import { useMachine } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { invoiceLines, INVOICE_TAX_NOTE, ORDER_STATUS_LABELS } from '../../../../api/contracts/invoice';
+import { invoiceLines, INVOICE_TAX_NOTE, ORDER_STATUS_LABELS, orderStatusTone } from '../../../../api/contracts/invoice';
 import { Banner } from '../../components/Banner';
 import { FailedWithRetry } from '../../components/FailedWithRetry';
 import { Spinner } from '../../components/Spinner';
 import { formatUsd } from '../../lib/money';
 import { AddressForm } from './AddressForm';
 import type { Order } from './api';
-import { addressLines, formatDay, formatMoment, formatShortMoment, orderTimeline, statusTone } from './order-display';
+import { addressLines, formatDay, formatMoment, formatShortMoment, orderTimeline } from './order-display';
 import { orderMachine, type OrderEvent } from './order-machine';
 import './purchases.css';
 
@@ -153,7 +153,7 @@ function OrderScreen({ orderId }: { orderId: string }) {
 }
 
 function StatusBadge({ status }: { status: Order['status'] }) {
-  return <span className={`badge purchase-status purchase-status--${statusTone(status)}`}>{ORDER_STATUS_LABELS[status]}</span>;
+  return <span className={`badge purchase-status purchase-status--${orderStatusTone(status)}`}>{ORDER_STATUS_LABELS[status]}</span>;
 }
 
 /** Placed, paid, shipped, delivered: each step said in words (done, next, still to come), not by colour alone. */

@@ -70,9 +70,3 @@ export function orderTimeline(order: Order): TimelineStep[] {
   return [placed, ...later.map((step, index) => ({ ...step, state: index < waiting || waiting < 0 ? ('done' as const) : index === waiting ? ('current' as const) : ('upcoming' as const) }))];
 }
 
-/** Tone of an order's status badge: green once paid, red when overdue or cancelled, amber while waiting on the buyer. */
-export function statusTone(status: Order['status']): 'good' | 'bad' | 'waiting' {
-  if (status === 'PAYMENT_OVERDUE' || status === 'CANCELLED' || status === 'SECOND_CHANCE_OFFERED') return 'bad';
-  if (status === 'AWAITING_PAYMENT') return 'waiting';
-  return 'good';
-}
