@@ -230,6 +230,12 @@ describe('purchases: the order of a won lot, and a second-chance offer', () => {
     for (const secret of [ADDRESS.name, ADDRESS.line1, '1Z999AA10123456784', buyer.email]) expect(storyText).not.toContain(secret);
     await expectAccessible(anonymous, 'listing page, chain of custody after delivery');
     await screenshot(anonymous, 'purchase-custody-phone');
+    // The buyer, signed in, sees their own steps: the tracking number and the way to their order.
+    await page.goto(`/marketplace/listing/${order.listingId}`);
+    const theirs = page.getByRole('region', { name: /chain of custody/i });
+    await theirs.getByText('Your purchase: UPS tracking 1Z999AA10123456784').waitFor();
+    expect(await theirs.getByRole('link', { name: 'See your order' }).first().getAttribute('href')).toBe(`/purchases/${order.id}`);
+    await expectAccessible(page, 'listing page, chain of custody seen by its buyer');
   });
 
   it('offers a cancelled sale to the runner-up, who opens the offer, accepts it and lands on their own order', { timeout: 180_000 }, async () => {

@@ -2,6 +2,8 @@ import { useMachine } from '@xstate/react';
 import { assign, fromPromise, setup } from 'xstate';
 import { Banner } from '../../components/Banner';
 import { Spinner } from '../../components/Spinner';
+import { Link } from 'react-router';
+import { purchasePath } from '../../../../api/contracts/order-links';
 import { fetchChainOfCustody, type ChainOfCustody as Custody } from './api';
 
 /** One read of the public chain of custody (GET /api/public/nfc/{uid}), with Try Again. */
@@ -62,6 +64,7 @@ export function ChainOfCustody({ uid }: { uid: string }) {
                 <span className="custody__dot" aria-hidden="true" />
                 <div>
                   <p className="custody__summary">{step.summary}</p>
+                  <YourOrder details={step.details} />
                   <time className="muted custody__time" dateTime={step.at}>
                     {new Date(step.at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}
                   </time>
@@ -71,5 +74,18 @@ export function ChainOfCustody({ uid }: { uid: string }) {
           </ol>
         ))}
     </section>
+  );
+}
+
+/** On the buyer's own order's steps (the API adds them only for the signed-in buyer): their tracking number and a way to the order. */
+function YourOrder({ details }: { details: Custody['history'][number]['details'] }) {
+  const orderId = details.yourOrderId;
+  if (typeof orderId !== 'string') return null;
+  const carrier = typeof details.carrierAsEntered === 'string' ? details.carrierAsEntered : null;
+  const tracking = typeof details.trackingNumber === 'string' ? [carrier, 'tracking', details.trackingNumber].filter(Boolean).join(' ') : null;
+  return (
+    <p className="custody__yours">
+      Your purchase{tracking ? `: ${tracking}` : ''} · <Link to={purchasePath(orderId)}>See your order</Link>
+    </p>
   );
 }

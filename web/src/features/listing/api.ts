@@ -31,8 +31,9 @@ export function fetchBids(auctionId: string, signal?: AbortSignal): Promise<Bid[
   return apiRequest<Bid[]>(`/api/bids/auction/${encodeURIComponent(auctionId)}?limit=${BID_HISTORY_SIZE}&offset=0`, { signal });
 }
 
+/** Public; with the session's token when signed in, so that a buyer also sees their own order's steps. */
 export function fetchChainOfCustody(uid: string, signal?: AbortSignal): Promise<ChainOfCustody> {
-  return apiRequest<ChainOfCustody>(`/api/public/nfc/${encodeURIComponent(uid)}`, { signal });
+  return apiRequest<ChainOfCustody>(`/api/public/nfc/${encodeURIComponent(uid)}`, { signal, auth: true });
 }
 
 export interface BidRequest {
