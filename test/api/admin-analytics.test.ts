@@ -101,8 +101,9 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
    * Day 1: seven listings at every stage; bids on lots A, B (a proxy answering, then the leader
    * privately raising their maximum) and C. Day 2: bids on D (one retracted) and A; E withdrawn;
    * C sells at $25 and F closes without bids at noon. Day 3: A sells at $60 and B at $121 at noon;
-   * a bid on D. Lot D stays live. Orders: C's ($25 + 20% + $25 shipping = $55) is paid on day 2; on
-   * day 3 A's ($60 + $12 + $25 = $97) is paid and B's only in part: revenue counts paid orders.
+   * a bid on D. Lot D stays live. Orders (these lots were scheduled without a premium: $25 shipping
+   * on top): C's $50 is paid on day 2; on day 3 A's $85 is paid and B's $146 only in part: revenue
+   * counts orders paid in full.
    */
   describe('after three days of trading', () => {
     let buyerAnn: Account;
@@ -184,7 +185,7 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
       moveClockTo(at(DAY_2, '12:00:01'));
       await settle();
       await settle();
-      await payFor(lots.C, 55);
+      await payFor(lots.C, 50);
 
       // ---- day 3 ----
       moveClockTo(at(DAY_3, '12:00:01'));
@@ -192,8 +193,8 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
       await bid(buyerAnn, lots.D, 40);
       await settle();
       await settle();
-      await payFor(lots.A, 97);
-      await payFor(lots.B, 100); // of $170.20: not paid in full, not yet a sale
+      await payFor(lots.A, 85);
+      await payFor(lots.B, 100); // of $146: not paid in full, not yet a sale
     });
 
     it('counts listings by where they stand; withdrawn ones apart', async () => {
@@ -212,8 +213,8 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
 
     it('sums the sales from orders paid in full: revenue, items sold and the average to the cent', async () => {
       const { body } = await analytics();
-      // C's $55 and A's $97; B's order is paid in part only.
-      expect(body.sales).toEqual({ revenue: 152, itemsSold: 2, averageSalePrice: 76 });
+      // C's $50 and A's $85; B's order is paid in part only.
+      expect(body.sales).toEqual({ revenue: 135, itemsSold: 2, averageSalePrice: 67.5 });
     });
 
     it('buckets bids and revenue on their UTC days, without private maximum raises or retracted bids', async () => {
@@ -235,8 +236,8 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
         { date: '2031-04-29', revenue: 0 },
         { date: '2031-04-30', revenue: 0 },
         { date: DAY_1, revenue: 0 },
-        { date: DAY_2, revenue: 55 },
-        { date: DAY_3, revenue: 97 },
+        { date: DAY_2, revenue: 50 },
+        { date: DAY_3, revenue: 85 },
       ]);
     });
 
@@ -244,10 +245,10 @@ describe.each(API_BACKENDS)('GET /api/admin/analytics on %s', (backend) => {
       const { body } = await analytics('?days=2');
       expect(body.series).toEqual({
         bidsPerDay: [{ date: DAY_2, bids: 2 }, { date: DAY_3, bids: 1 }],
-        revenuePerDay: [{ date: DAY_2, revenue: 55 }, { date: DAY_3, revenue: 97 }],
+        revenuePerDay: [{ date: DAY_2, revenue: 50 }, { date: DAY_3, revenue: 85 }],
       });
       // The totals stay all-time whatever the window.
-      expect(body.sales.revenue).toBe(152);
+      expect(body.sales.revenue).toBe(135);
     });
 
     it('ranks live and sold lots by price, with their bid counts', async () => {

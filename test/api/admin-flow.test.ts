@@ -99,8 +99,19 @@ describe.each(API_BACKENDS)('the admin flow on %s', (backend) => {
     ]);
     expect(JSON.stringify(custody.body)).not.toContain(buyer.user.id);
 
-    // 9. And the dashboard's figures count it.
+    // 9. The winner's order follows the sale ($525 + the 20% premium + $25 shipping); the dashboard's
+    // figures count it once it is paid.
+    let order: { id: string; total: number } | undefined;
+    for (let round = 0; round < 3 && !order; round++) {
+      await api.deps.lifecycle!.runOnce();
+      await api.deps.projections.caughtUp();
+      order = (await api.call('GET', '/api/v1/users/me/orders', { token: buyer.tokens.accessToken })).body.content[0];
+    }
+    expect(order).toMatchObject({ total: 655 });
+    expect((await api.call('GET', '/api/admin/analytics', { token })).body.sales).toMatchObject({ revenue: 0, itemsSold: 0 });
+    const paid = await api.call('POST', `/api/admin/orders/${order!.id}/payments`, { token, body: { amount: 655, reference: 'FEDWIRE-0001' } });
+    expect(paid.body).toMatchObject({ status: 'PAID' });
     const analytics = await api.call('GET', '/api/admin/analytics', { token });
-    expect(analytics.body.sales).toMatchObject({ revenue: 525, itemsSold: 1, averageSalePrice: 525 });
+    expect(analytics.body.sales).toMatchObject({ revenue: 655, itemsSold: 1, averageSalePrice: 655 });
   });
 });
