@@ -1,5 +1,5 @@
 import { auctionDecider, fold, type AuctionCommand, type AuctionEvent, type AuctionState } from '../../../engine/domain';
-import { play } from '../fixtures';
+import { liveAuction, placeBid, play } from '../fixtures';
 import { spec } from '../given-when-then';
 
 /** given(history).when(command).then… against the auction decider. */
@@ -15,3 +15,12 @@ export function scheduledState(history: AuctionEvent[]) {
   if (state.status === 'UNSCHEDULED') throw new Error('expected a scheduled auction');
   return state;
 }
+
+/**
+ * Three bidders with proxies, flat $1 increments from $50.00:
+ *   alice $51 (max $90)  -> alice leads at $51
+ *   bob   $52 (max $70)  -> alice's proxy answers: alice leads at $71
+ *   carol $72 (max $80)  -> alice's proxy answers: alice leads at $81
+ */
+export const threeProxyBidders = (): AuctionEvent[] =>
+  after(liveAuction(), placeBid('alice', 5_100, { maximum: 9_000 }), placeBid('bob', 5_200, { maximum: 7_000 }), placeBid('carol', 7_200, { maximum: 8_000 }));

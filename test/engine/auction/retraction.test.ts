@@ -1,25 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { chronological } from '../../../engine/domain';
 import { autoBid, bidRetracted, buyer, closeAuction, ENDS_AT, liveAuction, placeBid, plusSeconds, retractBid, scheduler } from '../fixtures';
-import { after, auction, scheduledState } from './auction-spec';
+import { after, auction, scheduledState, threeProxyBidders } from './auction-spec';
 
 describe('RetractBid', () => {
-  /**
-   * Three bidders with proxies, flat $1 increments from $50.00:
-   *   alice $51 (max $90)  -> alice leads at $51
-   *   bob   $52 (max $70)  -> alice's proxy answers: alice leads at $71
-   *   carol $72 (max $80)  -> alice's proxy answers: alice leads at $81
-   */
-  const threeBidders = () =>
-    after(
-      liveAuction(),
-      placeBid('alice', 5_100, { maximum: 9_000 }),
-      placeBid('bob', 5_200, { maximum: 7_000 }),
-      placeBid('carol', 7_200, { maximum: 8_000 }),
-    );
 
   test('the three-bidder history stands as described', () => {
-    expect(scheduledState(threeBidders()).standing).toEqual({
+    expect(scheduledState(threeProxyBidders()).standing).toEqual({
       price: 8_100,
       leaderId: 'alice',
       leadingBidId: 'alice-5100',
@@ -32,7 +19,7 @@ describe('RetractBid', () => {
     // Without alice: bob leads at $52 (max $70), carol's $72 is above bob's maximum, so carol leads at $72.
     const retraction = retractBid('alice-5100');
     auction
-      .given(threeBidders())
+      .given(threeProxyBidders())
       .when(retraction)
       .thenEvents([
         bidRetracted(retraction, {
@@ -45,14 +32,14 @@ describe('RetractBid', () => {
   test('retracting an outbid bid: the leader defends against the remaining challenger only', () => {
     // Without carol: alice (max $90) against bob (max $70) -> $71.
     auction
-      .given(threeBidders())
+      .given(threeProxyBidders())
       .when(retractBid('carol-7200'))
       .thenEventsMatch([
         { type: 'BidRetracted', data: { bidderId: 'carol', standing: { price: 7_100, leaderId: 'alice', leadingBidId: 'alice-5100', leaderMaximum: 9_000 } } },
       ]);
     // Without bob: alice (max $90) against carol (max $80) -> $81, unchanged.
     auction
-      .given(threeBidders())
+      .given(threeProxyBidders())
       .when(retractBid('bob-5200'))
       .thenEventsMatch([{ type: 'BidRetracted', data: { bidderId: 'bob', standing: { price: 8_100, leaderId: 'alice' } } }]);
   });
@@ -71,7 +58,7 @@ describe('RetractBid', () => {
   });
 
   test('a retracted bid stays in the history and is listed as retracted', () => {
-    const state = scheduledState(after(threeBidders(), retractBid('alice-5100')));
+    const state = scheduledState(after(threeProxyBidders(), retractBid('alice-5100')));
     expect(chronological(state.submissions).map((submission) => submission.bidId)).toEqual(['alice-5100', 'bob-5200', 'carol-7200']);
     expect(state.retractedBidIds).toEqual(['alice-5100']);
     expect(state.standing).toMatchObject({ price: 7_200, leaderId: 'carol' });
@@ -79,7 +66,7 @@ describe('RetractBid', () => {
   });
 
   test('bidding continues from the recomputed standing', () => {
-    const history = after(threeBidders(), retractBid('alice-5100'));
+    const history = after(threeProxyBidders(), retractBid('alice-5100'));
     auction.given(history).when(placeBid('dave', 7_250)).thenError('BID_BELOW_INCREMENT', 'Bid must be at least $73.00');
     auction
       .given(history)
@@ -96,7 +83,7 @@ describe('RetractBid', () => {
   });
 
   test('two retractions: each recomputes from every bid still standing', () => {
-    const history = after(threeBidders(), retractBid('alice-5100'));
+    const history = after(threeProxyBidders(), retractBid('alice-5100'));
     auction
       .given(history)
       .when(retractBid('carol-7200'))
@@ -170,7 +157,7 @@ describe('RetractBid', () => {
 
   test('an auction closed after a retraction is decided on the recomputed standing', () => {
     auction
-      .given(after(threeBidders(), retractBid('alice-5100')))
+      .given(after(threeProxyBidders(), retractBid('alice-5100')))
       .when(closeAuction())
       .thenEventsMatch([{ type: 'AuctionClosed', data: { result: 'SOLD', winnerId: 'carol', winningBidId: 'carol-7200', finalPrice: 7_200 } }]);
   });

@@ -1,29 +1,17 @@
 import { describe, expect, test } from 'vitest';
 import { secondChanceCandidate } from '../../../engine/domain';
 import { cancelAuction, closeAuction, liveAuction, placeBid, retractBid } from '../fixtures';
-import { after, stateOf } from '../auction/auction-spec';
+import { after, stateOf, threeProxyBidders } from '../auction/auction-spec';
 
 /**
  * Who a cancelled sale is offered to next: the bidder with the highest maximum of their own among
  * those not yet asked, at that maximum. Flat $1 increments from $50.00 (the fixtures' rules).
  */
 describe('secondChanceCandidate', () => {
-  /**
-   *   alice $51 (max $90)  -> alice leads at $51
-   *   bob   $52 (max $70)  -> alice's proxy answers: alice leads at $71
-   *   carol $72 (max $80)  -> alice's proxy answers: alice leads at $81
-   * Closed: alice wins at $81.
-   */
-  const threeBidders = () =>
-    after(
-      liveAuction(),
-      placeBid('alice', 5_100, { maximum: 9_000 }),
-      placeBid('bob', 5_200, { maximum: 7_000 }),
-      placeBid('carol', 7_200, { maximum: 8_000 }),
-    );
-  const ended = () => after(threeBidders(), closeAuction());
+  const ended = () => after(threeProxyBidders(), closeAuction());
 
   test('the history ends as described', () => {
+    // threeProxyBidders: alice wins at $81, over carol (max $80) and bob (max $70).
     expect(stateOf(ended())).toMatchObject({ status: 'ENDED', closing: { result: 'SOLD', winnerId: 'alice', finalPrice: 8_100 } });
   });
 
@@ -52,7 +40,7 @@ describe('secondChanceCandidate', () => {
 
   test("a bidder's own best counts: their maximum, not the price their last bid showed", () => {
     // bob bids again after being outbid: $82 with a $85 maximum; alice's proxy answers at $86.
-    const history = after(threeBidders(), placeBid('bob', 8_200, { maximum: 8_500, bidId: 'bob-again' }), closeAuction());
+    const history = after(threeProxyBidders(), placeBid('bob', 8_200, { maximum: 8_500, bidId: 'bob-again' }), closeAuction());
     expect(stateOf(history)).toMatchObject({ closing: { winnerId: 'alice', finalPrice: 8_600 } });
     expect(secondChanceCandidate(stateOf(history), ['alice'])).toEqual({ bidderId: 'bob', amount: 8_500 });
   });
@@ -63,13 +51,13 @@ describe('secondChanceCandidate', () => {
   });
 
   test('retracted bids are ignored', () => {
-    const history = after(threeBidders(), retractBid('carol-7200'), closeAuction());
+    const history = after(threeProxyBidders(), retractBid('carol-7200'), closeAuction());
     expect(stateOf(history)).toMatchObject({ closing: { winnerId: 'alice', finalPrice: 7_100 } });
     expect(secondChanceCandidate(stateOf(history), ['alice'])).toEqual({ bidderId: 'bob', amount: 7_000 });
   });
 
   test("a bidder's bid that was not retracted still counts when another of theirs was", () => {
-    const history = after(threeBidders(), placeBid('carol', 8_200, { maximum: 8_400, bidId: 'carol-again' }), retractBid('carol-again'), closeAuction());
+    const history = after(threeProxyBidders(), placeBid('carol', 8_200, { maximum: 8_400, bidId: 'carol-again' }), retractBid('carol-again'), closeAuction());
     expect(stateOf(history)).toMatchObject({ closing: { result: 'SOLD', winnerId: 'alice' } });
     expect(secondChanceCandidate(stateOf(history), ['alice'])).toEqual({ bidderId: 'carol', amount: 8_000 });
   });
@@ -106,7 +94,7 @@ describe('secondChanceCandidate', () => {
 
   test('an auction not ENDED: null', () => {
     expect(secondChanceCandidate(stateOf([]), [])).toBeNull();
-    expect(secondChanceCandidate(stateOf(threeBidders()), ['alice'])).toBeNull();
-    expect(secondChanceCandidate(stateOf(after(threeBidders(), cancelAuction('Item damaged'))), ['alice'])).toBeNull();
+    expect(secondChanceCandidate(stateOf(threeProxyBidders()), ['alice'])).toBeNull();
+    expect(secondChanceCandidate(stateOf(after(threeProxyBidders(), cancelAuction('Item damaged'))), ['alice'])).toBeNull();
   });
 });
