@@ -44,6 +44,7 @@ export function presentAuctionSummary(summary: AuctionSummary, now: Date): Aucti
   const at = now.toISOString();
   const isActive = takesBidsAt(summary, at);
   const { rules } = summary;
+  const terms = afterSaleTermsOf(rules);
   const closing = summary.status === 'ENDED' ? summary.closing : null;
   return {
     auctionId: summary.auctionId,
@@ -62,8 +63,8 @@ export function presentAuctionSummary(summary: AuctionSummary, now: Date): Aucti
     buyNowAvailable: summary.buyNowAvailable && isActive,
     incrementTable: rules.incrementTable.map((band) => ({ from: toDollars(band.from), increment: toDollars(band.increment) })),
     softClose: rules.softClose,
-    buyersPremiumPercent: afterSaleTermsOf(rules).buyersPremiumBasisPoints / 100,
-    paymentWindowHours: afterSaleTermsOf(rules).paymentWindowSeconds / 3_600,
+    buyersPremiumPercent: terms.buyersPremiumBasisPoints / 100,
+    paymentWindowHours: terms.paymentWindowSeconds / 3_600,
     result: closing?.result ?? null,
     winnerId: closing?.winnerId ?? null,
     finalPrice: toDollarsOrNull(closing?.finalPrice ?? null),
