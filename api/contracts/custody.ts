@@ -3,18 +3,18 @@ import { listingStatusSchema } from '../../engine/domain/listing/listing';
 
 export const custodyEventSchema = z
   .enum([
+    // In story order: entries of one atomic append (a publication with its auction) are told in this order.
     'TAG_PROVISIONED',
     'TAG_BOUND',
-    'TAG_UNBOUND',
     'LISTING_PUBLISHED',
     'AUCTION_SCHEDULED',
     'AUCTION_OPENED',
     'AUCTION_EXTENDED',
     'AUCTION_CLOSED',
+    'LISTING_WITHDRAWN',
     'AUCTION_CANCELLED',
     'LISTING_SOLD',
     'LISTING_UNSOLD',
-    'LISTING_WITHDRAWN',
     'SALE_CANCELLED',
     'SOLD_TO_RUNNER_UP',
     'ORDER_PAID',
@@ -22,6 +22,7 @@ export const custodyEventSchema = z
     'ORDER_DELIVERED',
     'SALE_COMPLETED',
     'LISTING_RELISTED',
+    'TAG_UNBOUND',
   ])
   .describe(
     'TAG_PROVISIONED, TAG_BOUND, TAG_UNBOUND, LISTING_PUBLISHED, AUCTION_SCHEDULED, AUCTION_OPENED, AUCTION_EXTENDED, ' +

@@ -19,7 +19,7 @@ import {
 } from '../../engine/domain';
 import { orderIdForSale } from '../../engine/application/order-commands';
 import { comparePositions, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
-import type { ChainOfCustody, CustodyEntry } from '../contracts/custody';
+import { custodyEventSchema, type ChainOfCustody, type CustodyEntry } from '../contracts/custody';
 import { toDollars, toDollarsOrNull } from '../http/money';
 
 type CustodyEvent = NfcTagEvent | ListingEvent | AuctionEvent | OrderEvent;
@@ -150,27 +150,8 @@ function currentListing(tag: NfcTagState, listings: ReadonlyMap<string, ListingS
   return { id: listing.listingId, slug: listing.slug, title: listing.details.title, status: listing.status };
 }
 
-const STORY_ORDER = [
-  'TAG_PROVISIONED',
-  'TAG_BOUND',
-  'LISTING_PUBLISHED',
-  'AUCTION_SCHEDULED',
-  'AUCTION_OPENED',
-  'AUCTION_EXTENDED',
-  'AUCTION_CLOSED',
-  'LISTING_WITHDRAWN',
-  'AUCTION_CANCELLED',
-  'LISTING_SOLD',
-  'LISTING_UNSOLD',
-  'SALE_CANCELLED',
-  'SOLD_TO_RUNNER_UP',
-  'ORDER_PAID',
-  'ORDER_SHIPPED',
-  'ORDER_DELIVERED',
-  'SALE_COMPLETED',
-  'LISTING_RELISTED',
-  'TAG_UNBOUND',
-];
+/** The contract lists the entries in story order. */
+const STORY_ORDER: readonly CustodyEntry['event'][] = custodyEventSchema.options;
 
 const UNSOLD_REASONS = { NO_BIDS: 'no bids', RESERVE_NOT_MET: 'reserve not met', CANCELLED: 'auction cancelled' } as const;
 
