@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderNotices, type OrderEvent, type OrderEventOf } from '../../../engine/domain';
+import { orderPlaced, US_ADDRESS } from './order-fixtures';
 
 const META = { actorId: 'admin-1', actorRoles: ['ADMIN' as const], occurredAt: '2026-12-09T12:00:00.000Z', correlationId: 'c-1', commandId: 'k-1' };
 const CONTEXT = { buyerId: 'buyer-1', adminIds: ['admin-1', 'admin-2'], hadAddress: false };
@@ -8,21 +9,7 @@ function event<T extends OrderEvent['type']>(type: T, data: OrderEventOf<T>['dat
   return { type, data, metadata: META } as OrderEvent;
 }
 
-const placed = event('OrderPlaced', {
-  orderId: 'order-1',
-  orderNumber: 'PRV-7K3QX9MA',
-  auctionId: 'auction-1',
-  listingId: 'listing-1',
-  buyerId: 'buyer-1',
-  hammerPrice: 100_000,
-  buyersPremiumBasisPoints: 2_000,
-  buyersPremium: 20_000,
-  shipping: 2_500,
-  paymentWindowSeconds: 604_800,
-  origin: { kind: 'SALE' },
-  placedAt: '2026-12-08T12:00:00.000Z',
-  paymentDueAt: '2026-12-15T12:00:00.000Z',
-});
+const placed = orderPlaced();
 
 describe('who is told what about an order', () => {
   it('given an order is placed, then its buyer gets the invoice', () => {
@@ -31,8 +18,7 @@ describe('who is told what about an order', () => {
 
   it('given a payment, a shipment or a cancellation, then the buyer is told, nobody else', () => {
     const payment = event('PaymentRecorded', { orderId: 'order-1', paymentId: 'p-1', method: 'BANK_TRANSFER', amount: 50_000, reference: 'WIRE-1', receivedAt: META.occurredAt, amountPaid: 50_000 });
-    const shipTo = { name: 'Jordan Fan', line1: '1 Main Street', line2: null, city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' };
-    const shipped = event('OrderShipped', { orderId: 'order-1', carrier: 'UPS', trackingNumber: '1Z', shipTo, shippedAt: META.occurredAt });
+    const shipped = event('OrderShipped', { orderId: 'order-1', carrier: 'UPS', trackingNumber: '1Z', shipTo: US_ADDRESS, shippedAt: META.occurredAt });
     const cancelled = event('OrderCancelled', { orderId: 'order-1', reason: 'Not paid', cancelledAt: META.occurredAt });
     expect([payment, shipped, cancelled].map((each) => orderNotices(each, CONTEXT))).toEqual([
       [{ kind: 'PAYMENT_RECEIVED', recipientId: 'buyer-1' }],
@@ -57,8 +43,7 @@ describe('who is told what about an order', () => {
   });
 
   it('given an address replacing one given before, then the buyer is told; the first address tells nobody', () => {
-    const address = { name: 'Jordan Fan', line1: '1 Main Street', line2: null, city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' };
-    const set = event('ShippingAddressSet', { orderId: 'order-1', address });
+    const set = event('ShippingAddressSet', { orderId: 'order-1', address: US_ADDRESS });
     expect(orderNotices(set, CONTEXT)).toEqual([]);
     expect(orderNotices(set, { ...CONTEXT, hadAddress: true })).toEqual([{ kind: 'SHIPPING_ADDRESS_CHANGED', recipientId: 'buyer-1' }]);
   });
