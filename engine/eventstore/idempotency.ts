@@ -66,6 +66,6 @@ export function withChecksAnswered(requests: readonly AppendRequest[], results: 
     if (request.events.length > 0 || typeof request.expectedRevision !== 'number' || end === undefined) {
       throw new Error(`No result for the append to ${request.streamId}`);
     }
-    return { streamId: request.streamId, nextExpectedRevision: request.expectedRevision, position: end };
+    return { streamId: request.streamId, nextExpectedRevision: request.expectedRevision, position: end, chain: [] };
   });
 }

@@ -1,3 +1,4 @@
+import { chainHashes } from '../integrity/event-hash';
 import { findRetriedBatch, validateAppendRequests, withChecksAnswered, type StoredIdentity } from './idempotency';
 import { matchesLogQuery, pageOfMatches, validateLogQuery } from './log-query';
 import {
@@ -7,6 +8,7 @@ import {
   type AppendRequest,
   type AppendResult,
   type BatchHandler,
+  type ChainLink,
   type EventStore,
   type LogPosition,
   type LogQuery,
@@ -58,7 +60,8 @@ export class InMemoryEventStore implements EventStore {
       if (request.events.length === 0) continue;
       const stream = this.#streams.get(request.streamId)!;
       const last = retried ? stream[retried.revision]! : stream.at(-1)!;
-      results.set(request.streamId, { streamId: request.streamId, nextExpectedRevision: last.revision, position: retried ? last.position : end! });
+      const chain = stream.slice(last.revision - request.events.length + 1, last.revision + 1).map(chainLink);
+      results.set(request.streamId, { streamId: request.streamId, nextExpectedRevision: last.revision, position: retried ? last.position : end!, chain });
     }
     return withChecksAnswered(requests, results);
   }
@@ -67,7 +70,8 @@ export class InMemoryEventStore implements EventStore {
     if (request.events.length === 0) return;
     const stream = this.#streams.get(request.streamId) ?? [];
     this.#streams.set(request.streamId, stream);
-    for (const event of request.events) {
+    const links = chainHashes(request.streamId, stream.length, stream.at(-1)?.hash ?? null, request.events);
+    for (const [index, event] of request.events.entries()) {
       const recorded: RecordedEvent = {
         streamId: request.streamId,
         revision: stream.length,
@@ -77,6 +81,7 @@ export class InMemoryEventStore implements EventStore {
         data: structuredClone(event.data),
         metadata: structuredClone(event.metadata),
         recordedAt: new Date(),
+        ...links[index]!,
       };
       stream.push(recorded);
       this.#log.push(recorded);
@@ -142,4 +147,8 @@ export class InMemoryEventStore implements EventStore {
   #assertOpen(): void {
     if (this.#closed) throw new Error('The event store is closed');
   }
+}
+
+function chainLink({ id, revision, hash, previousHash }: RecordedEvent): ChainLink {
+  return { id, revision, hash: hash!, previousHash };
 }

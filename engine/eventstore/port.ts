@@ -32,6 +32,22 @@ export interface RecordedEvent {
   readonly data: unknown;
   readonly metadata: unknown;
   readonly recordedAt: Date;
+  /**
+   * SHA-256 of the event's RFC 8785 bytes, its previous hash included (engine/integrity/event-hash):
+   * each stream is a hash chain. Null only for an event KurrentDB stored before events were hashed
+   * (its events cannot be changed; Postgres stores got theirs by migration).
+   */
+  readonly hash: string | null;
+  /** The hash of the event before it in its stream; null for the first. */
+  readonly previousHash: string | null;
+}
+
+/** An event's place in its stream's hash chain, as an append answers it. */
+export interface ChainLink {
+  readonly id: string;
+  readonly revision: number;
+  readonly hash: string;
+  readonly previousHash: string | null;
 }
 
 export interface AppendRequest {
@@ -56,6 +72,8 @@ export interface AppendResult {
    * batches') last.
    */
   readonly position: LogPosition;
+  /** This stream's events the append stored (for a retry, had stored), in order; empty for a check. */
+  readonly chain: readonly ChainLink[];
 }
 
 export interface ReadStreamOptions {

@@ -12,6 +12,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../../engine/eventstore/port';
+import { chainHashes, eventHash } from '../../engine/integrity/event-hash';
 
 export interface OpenedStore {
   store: EventStore;
@@ -221,8 +222,8 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         ]);
         const [written] = await store.readStream(`${prefix}-a`);
         expect(results).toEqual([
-          { streamId: `${prefix}-a`, nextExpectedRevision: 0, position: written!.position },
-          { streamId: `${prefix}-b`, nextExpectedRevision: 0, position: written!.position },
+          { streamId: `${prefix}-a`, nextExpectedRevision: 0, position: written!.position, chain: [{ id: written!.id, revision: 0, hash: written!.hash, previousHash: null }] },
+          { streamId: `${prefix}-b`, nextExpectedRevision: 0, position: written!.position, chain: [] },
         ]);
         expect(await store.readStream(`${prefix}-b`)).toHaveLength(1);
       });
@@ -309,6 +310,99 @@ export function eventStoreContract(name: string, open: () => Promise<OpenedStore
         expect(stored.map((e) => e.revision)).toEqual(Array.from({ length: writers * perWriter }, (_, i) => i));
         expect(new Set(stored.map((e) => e.id))).toEqual(new Set(written));
         expect(written).toHaveLength(writers * perWriter);
+      });
+    });
+
+    describe('the hash chain', () => {
+      /** The hash each stored event should have, worked out again from what was read. */
+      const recomputed = (recorded: RecordedEvent) =>
+        eventHash({ streamId: recorded.streamId, revision: recorded.revision, id: recorded.id, type: recorded.type, data: recorded.data, metadata: recorded.metadata, previousHash: recorded.previousHash });
+
+      const expectChained = (events: readonly RecordedEvent[]) => {
+        events.forEach((recorded, index) => {
+          expect(recorded.hash).toBe(recomputed(recorded));
+          expect(recorded.previousHash).toBe(index === 0 ? null : events[index - 1]!.hash);
+        });
+      };
+
+      it("hashes every event over its canonical bytes and the hash before it, and answers the chain with the append", async () => {
+        const stream = `${newPrefix()}-a`;
+        const first = await store.appendToStream(stream, [event('First'), event('Second', { b: 2, a: [1, 'x'] })], { expectedRevision: 'no_stream' });
+        const second = await store.appendToStream(stream, [event('Third')], { expectedRevision: 1 });
+        const read = await store.readStream(stream);
+        expectChained(read);
+        expect(read[0]!.previousHash).toBeNull();
+        expect(read.map((e) => e.hash)).toEqual([...first.chain, ...second.chain].map((link) => link.hash));
+        expect(second.chain).toEqual([{ id: read[2]!.id, revision: 2, hash: read[2]!.hash, previousHash: read[1]!.hash }]);
+        // Nothing in it changes without changing the hash.
+        const [original] = read;
+        for (const changed of [{ revision: 1 }, { streamId: `${stream}x` }, { type: 'Other' }, { data: { n: 2 } }, { metadata: {} }, { previousHash: read[1]!.hash }]) {
+          expect(eventHash({ ...original!, previousHash: original!.previousHash, ...changed })).not.toBe(original!.hash);
+        }
+      });
+
+      it('chains each stream of a multi-stream append on its own, and a retry answers the stored chain', async () => {
+        const prefix = newPrefix();
+        await store.appendToStream(`${prefix}-a`, [event()], { expectedRevision: 'no_stream' });
+        const requests: AppendRequest[] = [
+          { streamId: `${prefix}-a`, events: [event(), event()], expectedRevision: 0 },
+          { streamId: `${prefix}-b`, events: [event()], expectedRevision: 'any' },
+        ];
+        const results = await store.appendToStreams(requests);
+        const retried = await store.appendToStreams(requests);
+        const [a, b] = [await store.readStream(`${prefix}-a`), await store.readStream(`${prefix}-b`)];
+        expectChained(a);
+        expectChained(b);
+        expect(results[0]!.chain.map((link) => link.hash)).toEqual([a[1]!.hash, a[2]!.hash]);
+        expect(results[1]!.chain.map((link) => [link.revision, link.previousHash])).toEqual([[0, null]]);
+        expect(retried.map((result) => result.chain)).toEqual(results.map((result) => result.chain));
+        expect(results.map((result) => result.chain.map((link) => link.id))).toEqual(requests.map((request) => request.events.map((e) => e.id)));
+      });
+
+      it('stays one line when writers append to a stream at once, at any revision (property)', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 2, maxLength: 8 }), async (batchSizes) => {
+            const stream = `${newPrefix()}-a`;
+            const results = await Promise.all(
+              batchSizes.map((size) => store.appendToStream(stream, Array.from({ length: size }, () => event()), { expectedRevision: 'any' })),
+            );
+            const read = await store.readStream(stream);
+            expect(read.map((e) => e.revision)).toEqual(Array.from({ length: read.length }, (_, i) => i));
+            expect(read).toHaveLength(batchSizes.reduce((sum, size) => sum + size, 0));
+            expectChained(read);
+            const answered = new Map(results.flatMap((result) => result.chain).map((link) => [link.hash, link]));
+            expect(read.map((e) => answered.get(e.hash!)?.revision)).toEqual(read.map((e) => e.revision));
+          }),
+          { numRuns: 8 },
+        );
+      });
+
+      it('gives back the very data it hashed: unicode, large and small numbers, nesting (property)', async () => {
+        // What JSON can hold and Postgres's jsonb takes: no NUL character, no lone surrogate.
+        const text = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((value) => !value.includes('\u0000'));
+        const number = fc.oneof(
+          fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => (Object.is(value, -0) ? 0 : value)),
+          fc.integer(),
+          fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MIN_VALUE, Number.MAX_VALUE, 1e21, 1e-7, 0.1 + 0.2, -1.5e-300),
+        );
+        const { value: json } = fc.letrec((tie) => ({
+          value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, text, number, fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+          array: fc.array(tie('value'), { maxLength: 4 }),
+          object: fc.dictionary(text, tie('value'), { maxKeys: 4, noNullPrototype: true }),
+        }));
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.tuple(fc.dictionary(text, json, { maxKeys: 5, noNullPrototype: true }), fc.dictionary(text, json, { maxKeys: 3, noNullPrototype: true })), { minLength: 1, maxLength: 3 }), async (events) => {
+            const stream = `${newPrefix()}-a`;
+            const batch = events.map(([data, metadata]) => ({ ...event('Random'), data, metadata }));
+            const result = await store.appendToStream(stream, batch, { expectedRevision: 'no_stream' });
+            const before = chainHashes(stream, 0, null, batch);
+            expect(result.chain.map((link) => link.hash)).toEqual(before.map((link) => link.hash));
+            const read = await store.readStream(stream);
+            expect(read.map((e) => e.hash)).toEqual(before.map((link) => link.hash));
+            expectChained(read);
+          }),
+          { numRuns: 40 },
+        );
       });
     });
 

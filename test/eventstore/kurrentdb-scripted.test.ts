@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AppendConsistencyViolationError, WrongExpectedVersionError, type AppendStreamState, type KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import type { KurrentDbReads } from '../../engine/eventstore/kurrentdb/grpc-reads';
 import { KurrentDbEventStore, type KurrentDbStoreOptions } from '../../engine/eventstore/kurrentdb/store';
 import { IdempotencyConflictError, WrongExpectedRevisionError, type NewEvent } from '../../engine/eventstore/port';
+import { chainHashes } from '../../engine/integrity/event-hash';
 
 /*
  * The KurrentDB adapter up to the client call, with a scripted client: what the adapter asks the
@@ -19,6 +20,9 @@ interface StoredEvent {
   readonly id: string;
   readonly position: bigint;
 }
+
+/** The hash a scripted stored event carries in its metadata (any 64 hex characters will do here). */
+const storedHash = (id: string) => createHash('sha256').update(id).digest('hex');
 
 /** A client whose answers each test scripts; any call it was not given fails the test. */
 function scriptedClient(
@@ -74,7 +78,7 @@ function resolved(events: readonly StoredEvent[]) {
       id: event.id,
       type: 'T',
       data: {},
-      metadata: {},
+      metadata: { 'provenance-hash': storedHash(event.id), 'provenance-previous-hash': '' },
       created: new Date(),
     },
   }));
@@ -93,9 +97,24 @@ describe('KurrentDB appends (scripted client)', () => {
     const { store, calls } = scriptedClient({
       appendToStream: () => ({ success: true, nextExpectedRevision: 4n, position: { commit: 900n, prepare: 900n } }),
     });
-    const result = await store.appendToStream('auction-1', [event()], { expectedRevision: 3 });
-    expect(result).toEqual({ streamId: 'auction-1', nextExpectedRevision: 4, position: { commit: 900n, prepare: 900n } });
+    const result = await store.appendToStream('auction-1', [event()], { expectedRevision: 'no_stream' });
+    expect(result).toEqual({ streamId: 'auction-1', nextExpectedRevision: 4, position: { commit: 900n, prepare: 900n }, chain: expect.any(Array) });
     expect(calls).toEqual(['appendToStream']);
+  });
+
+  it('chains onto the event at the expected revision: read once, then remembered from its own append', async () => {
+    const head = { streamId: 'auction-1', revision: 3, id: randomUUID(), position: 800n };
+    let next = 3n;
+    const { store, calls } = scriptedClient({
+      appendToStream: () => ({ success: true, nextExpectedRevision: ++next, position: { commit: 900n + next, prepare: 900n + next } }),
+      stored: [head],
+    });
+    const [first, second] = [event(), event()];
+    const one = await store.appendToStream('auction-1', [first], { expectedRevision: 3 });
+    const two = await store.appendToStream('auction-1', [second], { expectedRevision: 4 });
+    expect(one.chain).toEqual(chainHashes('auction-1', 4, storedHash(head.id), [first]).map((link) => ({ ...link, id: first.id, revision: 4 })));
+    expect(two.chain).toEqual(chainHashes('auction-1', 5, one.chain[0]!.hash, [second]).map((link) => ({ ...link, id: second.id, revision: 5 })));
+    expect(calls).toEqual(['readStream', 'appendToStream', 'appendToStream']);
   });
 
   it("appends to several streams in one call, each answered with the append's last position", async () => {
@@ -113,10 +132,11 @@ describe('KurrentDB appends (scripted client)', () => {
       { streamId: 'b', events: [event()], expectedRevision: 'no_stream' },
     ]);
     expect(results).toEqual([
-      { streamId: 'a', nextExpectedRevision: 7, position: { commit: 1_200n, prepare: 1_200n } },
-      { streamId: 'b', nextExpectedRevision: 0, position: { commit: 1_200n, prepare: 1_200n } },
+      { streamId: 'a', nextExpectedRevision: 7, position: { commit: 1_200n, prepare: 1_200n }, chain: expect.any(Array) },
+      { streamId: 'b', nextExpectedRevision: 0, position: { commit: 1_200n, prepare: 1_200n }, chain: expect.any(Array) },
     ]);
-    expect(calls).toEqual(['multiStreamAppend']);
+    // Stream a's revision 5 is read for the hash to chain onto; b has none.
+    expect(calls).toEqual(['readStream', 'multiStreamAppend']);
   });
 
   it('reads the written event back only when the reply has no position', async () => {
@@ -126,7 +146,7 @@ describe('KurrentDB appends (scripted client)', () => {
       stored: [{ streamId: 'a', revision: 0, id: written.id, position: 77n }],
     });
     const result = await store.appendToStream('a', [written], { expectedRevision: 'no_stream' });
-    expect(result).toEqual({ streamId: 'a', nextExpectedRevision: 0, position: { commit: 77n, prepare: 77n } });
+    expect(result).toEqual({ streamId: 'a', nextExpectedRevision: 0, position: { commit: 77n, prepare: 77n }, chain: expect.any(Array) });
     expect(calls).toEqual(['appendToStream', 'readStream']);
   });
 
@@ -144,7 +164,7 @@ describe('KurrentDB appends (scripted client)', () => {
       ],
     });
     const result = await store.appendToStream('a', batch, { expectedRevision: 3 });
-    expect(result).toEqual({ streamId: 'a', nextExpectedRevision: 5, position: { commit: 30n, prepare: 30n } });
+    expect(result).toEqual({ streamId: 'a', nextExpectedRevision: 5, position: { commit: 30n, prepare: 30n }, chain: expect.any(Array) });
     expect(calls.filter((call) => call !== 'readStream')).toEqual(['appendToStream']);
   });
 
@@ -167,8 +187,8 @@ describe('KurrentDB appends (scripted client)', () => {
       { streamId: 'b', events: [stored], expectedRevision: 'no_stream' },
     ]);
     expect(results).toEqual([
-      { streamId: 'a', nextExpectedRevision: 0, position: { commit: 50n, prepare: 50n } },
-      { streamId: 'b', nextExpectedRevision: 0, position: { commit: 20n, prepare: 20n } },
+      { streamId: 'a', nextExpectedRevision: 0, position: { commit: 50n, prepare: 50n }, chain: expect.any(Array) },
+      { streamId: 'b', nextExpectedRevision: 0, position: { commit: 20n, prepare: 20n }, chain: expect.any(Array) },
     ]);
     expect(appended).toEqual([['a', fresh.id]]);
     expect(calls.filter((call) => call !== 'readStream')).toEqual(['multiStreamAppend', 'appendToStream']);
@@ -189,13 +209,17 @@ describe('KurrentDB appends (scripted client)', () => {
     ]);
     expect(sent).toEqual([
       written.map((record) => ['auction_rejections-1', record.id]),
-      [{ type: 'stream_state', streamName: 'auction-1', expectedState: 41n }],
+      // The rejections' stream chains onto its head as read (none): expected there, so the chain cannot fork.
+      [
+        { type: 'stream_state', streamName: 'auction-1', expectedState: 41n },
+        { type: 'stream_state', streamName: 'auction_rejections-1', expectedState: 'no_stream' },
+      ],
     ]);
     expect(results).toEqual([
-      { streamId: 'auction-1', nextExpectedRevision: 41, position: { commit: 300n, prepare: 300n } },
-      { streamId: 'auction_rejections-1', nextExpectedRevision: 6, position: { commit: 300n, prepare: 300n } },
+      { streamId: 'auction-1', nextExpectedRevision: 41, position: { commit: 300n, prepare: 300n }, chain: expect.any(Array) },
+      { streamId: 'auction_rejections-1', nextExpectedRevision: 6, position: { commit: 300n, prepare: 300n }, chain: expect.any(Array) },
     ]);
-    expect(calls).toEqual(['appendRecords']);
+    expect(calls).toEqual(['readStream', 'appendRecords']);
   });
 
   it('passes a failed check on as a refusal naming the checked stream', async () => {

@@ -40,6 +40,51 @@ describe('appending on Postgres', () => {
   });
 });
 
+/**
+ * A store created before events were hashed: the same events, appended by today's store, then the
+ * hash columns dropped as they were missing then. Opening the store again must hash them exactly as
+ * the appends did, make a hash required, and leave the table append-only.
+ */
+describe.each([
+  ['PGlite', async () => ({ sql: (await PGliteClient.open()) as SqlClient, drop: async () => undefined })],
+  ...(TEST_DATABASE_URL
+    ? ([['PostgreSQL', async () => {
+        const schema = await createTestSchema(TEST_DATABASE_URL!);
+        return { sql: schema.client() as SqlClient, drop: () => schema.drop() };
+      }]] as const)
+    : []),
+] as const)('hashing the events of a store created before events were hashed, on %s', (_, openDatabase) => {
+  it('hashes each stream in revision order, once, as appends would have, then requires a hash', async () => {
+    const { sql, drop } = await openDatabase();
+    try {
+      const store = await PostgresEventStore.open(sql);
+      const event = (n: number): NewEvent => ({ id: randomUUID(), type: 'Happened', data: { n, text: 'é 🏈' }, metadata: { actorId: 'a' } });
+      await store.appendToStreams([
+        { streamId: 'old-a', events: [event(1), event(2)], expectedRevision: 'no_stream' },
+        { streamId: 'old-b', events: [event(3)], expectedRevision: 'no_stream' },
+      ]);
+      await store.appendToStream('old-a', [event(4)], { expectedRevision: 1 });
+      const before = [...(await store.readStream('old-a')), ...(await store.readStream('old-b'))];
+      await store.close();
+      await sql.query('ALTER TABLE events DROP COLUMN hash, DROP COLUMN previous_hash');
+
+      const reopened = await PostgresEventStore.open(sql);
+      const after = [...(await reopened.readStream('old-a')), ...(await reopened.readStream('old-b'))];
+      expect(after.map((e) => [e.streamId, e.revision, e.hash, e.previousHash])).toEqual(before.map((e) => [e.streamId, e.revision, e.hash, e.previousHash]));
+      const { rows } = await sql.query<{ required: boolean }>(`SELECT attnotnull AS required FROM pg_attribute WHERE attrelid = 'events'::regclass AND attname = 'hash'`);
+      expect(rows[0]!.required).toBe(true);
+      await expect(sql.query(`UPDATE events SET hash = 'forged' WHERE stream_id = 'old-b'`)).rejects.toThrow(/append-only/);
+      // And the chain goes on from the hashes it was given.
+      const [appended] = await reopened.appendToStreams([{ streamId: 'old-a', events: [event(5)], expectedRevision: 2 }]);
+      expect(appended!.chain[0]!.previousHash).toBe(before[2]!.hash);
+      await reopened.close();
+    } finally {
+      await sql.close();
+      await drop();
+    }
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
   eventStoreContract('PostgreSQL', async () => {
     const schema = await createTestSchema(TEST_DATABASE_URL!);

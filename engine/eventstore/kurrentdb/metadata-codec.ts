@@ -1,5 +1,5 @@
 import { jsonEvent, type EventData, type JSONType, type RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
-import type { NewEvent, RecordedEvent } from '../port';
+import type { ChainLink, NewEvent, RecordedEvent } from '../port';
 
 /**
  * Metadata key under which a whole metadata value travels as JSON text when KurrentDB cannot take
@@ -8,21 +8,29 @@ import type { NewEvent, RecordedEvent } from '../port';
  * `$schema...` keys), and single-stream appends only take objects, arrays or strings.
  */
 const WRAPPED_METADATA = 'provenance-metadata';
+/**
+ * Metadata keys under which the event's place in its stream's hash chain travels (KurrentDB has no
+ * place of its own for it): the hash and the one before it ('' for none), flat strings as
+ * multiStreamAppend requires.
+ */
+const HASH = 'provenance-hash';
+const PREVIOUS_HASH = 'provenance-previous-hash';
+const RESERVED_KEYS = [WRAPPED_METADATA, HASH, PREVIOUS_HASH];
 
-/** An event as KurrentDB stores it: JSON data, and the metadata in a shape the append accepts. */
-export function toEventData(event: NewEvent, multiStream: boolean): EventData {
+/** An event as KurrentDB stores it: JSON data, and the metadata, with its chain link, in a shape the append accepts. */
+export function toEventData(event: NewEvent, link: Pick<ChainLink, 'hash' | 'previousHash'>, multiStream: boolean): EventData {
+  const chain = { [HASH]: link.hash, [PREVIOUS_HASH]: link.previousHash ?? '' };
   return jsonEvent({
     id: event.id,
     type: event.type,
     // JSON.stringify(undefined) is not JSON; null is the closest stored value.
     data: (event.data ?? null) as JSONType,
-    metadata: multiStream ? wrapMetadata(event.metadata) : toSingleStreamMetadata(event.metadata),
+    metadata: { ...(multiStream ? wrapMetadata(event.metadata) : toSingleStreamMetadata(event.metadata)), ...chain },
   });
 }
 
-function toSingleStreamMetadata(metadata: unknown): Record<string, unknown> | undefined {
-  if (metadata === undefined) return undefined;
-  if (isPlainObject(metadata) && !Object.hasOwn(metadata, WRAPPED_METADATA)) return metadata;
+function toSingleStreamMetadata(metadata: unknown): Record<string, unknown> {
+  if (isPlainObject(metadata) && !RESERVED_KEYS.some((key) => Object.hasOwn(metadata, key))) return metadata;
   return wrapMetadata(metadata);
 }
 
@@ -31,11 +39,14 @@ function wrapMetadata(metadata: unknown): Record<string, string> {
   return { [WRAPPED_METADATA]: metadata === undefined ? '' : JSON.stringify(metadata) };
 }
 
-function unwrapMetadata(metadata: unknown): unknown {
-  if (!isPlainObject(metadata)) return metadata;
+/** The metadata as appended, and the chain link beside it (nulls for an event stored before events were hashed). */
+function unwrapMetadata(stored: unknown): { metadata: unknown; hash: string | null; previousHash: string | null } {
+  if (!isPlainObject(stored)) return { metadata: stored, hash: null, previousHash: null };
+  const { [HASH]: hash, [PREVIOUS_HASH]: previousHash, ...metadata } = stored;
+  const link = { hash: typeof hash === 'string' ? hash : null, previousHash: typeof previousHash === 'string' && previousHash !== '' ? previousHash : null };
   const wrapped = metadata[WRAPPED_METADATA];
-  if (typeof wrapped !== 'string') return metadata;
-  return wrapped === '' ? undefined : JSON.parse(wrapped);
+  if (typeof wrapped !== 'string') return { metadata: link.hash === null ? stored : metadata, ...link };
+  return { metadata: wrapped === '' ? undefined : JSON.parse(wrapped), ...link };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -58,8 +69,8 @@ export function toRecordedEvent(event: KurrentRecordedEvent, streamId: string = 
     id: event.id,
     type: event.type,
     data: event.data,
-    metadata: unwrapMetadata(event.metadata),
     recordedAt: created instanceof Date && !Number.isNaN(created.getTime()) ? created : new Date(0),
+    ...unwrapMetadata(event.metadata),
   };
 }
 

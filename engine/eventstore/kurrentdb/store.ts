@@ -22,6 +22,7 @@ import {
   type RecordedEvent as KurrentRecordedEvent,
   type ReadRevision,
 } from '@kurrent/kurrentdb-client';
+import { chainHashes } from '../../integrity/event-hash';
 import { findRetriedBatch, validateAppendRequests, withChecksAnswered } from '../idempotency';
 import { matchesLogQuery, pageOfMatches, validateLogQuery } from '../log-query';
 import {
@@ -30,6 +31,7 @@ import {
   type AppendRequest,
   type AppendResult,
   type BatchHandler,
+  type ChainLink,
   type EventStore,
   type ExpectedRevision,
   type LogPosition,
@@ -47,6 +49,10 @@ import { grpcReads, type KurrentDbReads } from './grpc-reads';
 import { streamNames, type StreamNames } from './stream-names';
 import { subscribeToAll } from './subscription';
 
+/** How many times an append at 'any' or 'stream_exists' chains onto a head that moved on, before it gives up. */
+const RECHAIN_ATTEMPTS = 20;
+/** Streams whose last event the store remembers for the next append's chain. */
+const KNOWN_HEADS = 10_000;
 /** How many events before the end of a stream are checked for a retried or overlapping batch. */
 const IDEMPOTENCY_LOOKBACK = 64;
 /** Events read from $all per request in readAll. */
@@ -106,6 +112,8 @@ export class KurrentDbEventStore implements EventStore {
   readonly #allFilter: Filter;
   readonly #names: StreamNames;
   readonly #reads: KurrentDbReads;
+  /** The last event known of recently written streams, for the next append's chain (an event never changes). */
+  readonly #heads = new Map<string, StreamHead>();
   #closed = false;
 
   /** `reads`: how the store reads the server (over the client's gRPC channel; replaced in tests). */
@@ -145,22 +153,74 @@ export class KurrentDbEventStore implements EventStore {
       });
 
     let pending = [...requests];
+    let rechained = 0;
 
     // The stored batches passed their checks when they were written: with nothing new, none is made again.
     while (pending.some((request) => request.events.length > 0)) {
       try {
-        for (const result of await this.#write(pending)) results.set(result.streamId, result);
+        // At 'any' or 'stream_exists', a batch goes to the server at the revision of the head it
+        // chains onto, where KurrentDB does not look for a retry: the stream's last events are read
+        // first, for retried batches and for that head.
+        const loose = pending.filter((request) => request.events.length > 0 && isLoose(request.expectedRevision));
+        if (loose.length > 0) pending = dropRetried(pending, await this.#readStored(loose));
+        if (!pending.some((request) => request.events.length > 0)) break;
+        for (const result of await this.#write(await this.#chained(pending))) results.set(result.streamId, result);
         break;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         // A stream may already hold its batch (a retry after a lost reply) or part of it (a mistake).
         const remaining = dropRetried(pending, await this.#readStored(pending.filter((request) => request.events.length > 0)));
-        if (remaining.length === pending.length) throw error;
+        if (remaining.length === pending.length) {
+          // Appended at 'any' or 'stream_exists', a stream chains onto the head it read, and another
+          // writer may have moved it on since: read it again and chain onto the new head.
+          this.#heads.delete(error.streamId);
+          if (isLoose(error.expected) && error.actual !== null && ++rechained < RECHAIN_ATTEMPTS) continue;
+          throw error;
+        }
         // Some streams held their batch already: append the others, still all or nothing.
         pending = remaining;
       }
     }
     return withChecksAnswered(requests, results);
+  }
+
+  /**
+   * Each request with the chain links of its events: hashed onto the event at the expected revision,
+   * and, for 'any' and 'stream_exists', onto the stream's head as just read, whose revision the
+   * append then expects, so that a concurrent writer cannot fork the chain.
+   */
+  async #chained(pending: readonly AppendRequest[]): Promise<ChainedRequest[]> {
+    return Promise.all(
+      pending.map(async (request) => {
+        if (request.events.length === 0) return { request, expectedRevision: request.expectedRevision, links: [] };
+        const head = await this.#headFor(request.streamId, request.expectedRevision);
+        const expectedRevision = head === null ? (request.expectedRevision === 'any' ? 'no_stream' : request.expectedRevision) : head.revision;
+        const links = chainHashes(request.streamId, head === null ? 0 : head.revision + 1, head?.hash ?? null, request.events);
+        return { request, expectedRevision, links };
+      }),
+    );
+  }
+
+  /** The event a batch chains onto: the one at the expected revision, or the head; null for none. */
+  async #headFor(streamId: string, expected: ExpectedRevision): Promise<StreamHead | null> {
+    if (expected === 'no_stream') return null;
+    const known = this.#heads.get(streamId);
+    if (known !== undefined && (typeof expected !== 'number' || known.revision === expected)) return known === NO_HEAD ? null : known;
+    const [event] = await this.#readStreamEvents(
+      streamId,
+      typeof expected === 'number'
+        ? { fromRevision: BigInt(expected), maxCount: 1, requiresLeader: true }
+        : { fromRevision: END, direction: BACKWARDS, maxCount: 1, requiresLeader: true },
+    );
+    // None there: the append is refused as it would have been (the stream is not at that revision).
+    if (event === undefined) return typeof expected === 'number' ? { revision: expected, hash: null } : null;
+    return { revision: event.revision, hash: event.hash };
+  }
+
+  #rememberHead(streamId: string, head: StreamHead): void {
+    this.#heads.delete(streamId);
+    this.#heads.set(streamId, head);
+    if (this.#heads.size > KNOWN_HEADS) this.#heads.delete(this.#heads.keys().next().value!);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -321,59 +381,60 @@ export class KurrentDbEventStore implements EventStore {
    * the streams with events. A stream whose batch the server recognised as a retry is answered with
    * what is stored, as by the other adapters.
    */
-  async #write(pending: readonly AppendRequest[]): Promise<AppendResult[]> {
+  async #write(pending: readonly ChainedRequest[]): Promise<AppendResult[]> {
     try {
-      if (pending.some((request) => request.events.length === 0)) return await this.#writeWithChecks(pending);
+      if (pending.some(({ request }) => request.events.length === 0)) return await this.#writeWithChecks(pending);
       if (pending.length === 1) {
-        const request = pending[0]!;
-        const result = await this.#client.appendToStream(this.#names.toServer(request.streamId), request.events.map((event) => toEventData(event, false)), {
-          streamState: toStreamState(request.expectedRevision),
+        const chained = pending[0]!;
+        const { request } = chained;
+        const result = await this.#client.appendToStream(this.#names.toServer(request.streamId), eventData(chained, false), {
+          streamState: toStreamState(chained.expectedRevision),
         });
         // Only with throwOnAppendFailure=false in the connection string; the client then misreports the actual revision.
         if (!result.success) throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, undefined);
         const position = result.position === undefined ? undefined : { commit: result.position.commit, prepare: result.position.prepare };
-        return [await this.#answer(request, result.nextExpectedRevision, position)];
+        return [await this.#answer(chained, result.nextExpectedRevision, position)];
       }
-      const appendRequests: AppendStreamRequest[] = pending.map((request) => ({
-        streamName: this.#names.toServer(request.streamId),
-        events: request.events.map((event) => toEventData(event, true)),
-        expectedState: toStreamState(request.expectedRevision),
+      const appendRequests: AppendStreamRequest[] = pending.map((chained) => ({
+        streamName: this.#names.toServer(chained.request.streamId),
+        events: eventData(chained, true),
+        expectedState: toStreamState(chained.expectedRevision),
       }));
       const result = await this.#client.multiStreamAppend(appendRequests);
       // One position for the whole append: its last event, which every stream's result carries.
       const end = { commit: result.position, prepare: result.position };
       return await Promise.all(
-        pending.map((request) => {
-          const response = result.responses.find((candidate) => candidate.streamName === this.#names.toServer(request.streamId));
-          if (response === undefined) throw new Error(`KurrentDB did not report the append to ${request.streamId}`);
-          return this.#answer(request, response.revision, end);
+        pending.map((chained) => {
+          const response = result.responses.find((candidate) => candidate.streamName === this.#names.toServer(chained.request.streamId));
+          if (response === undefined) throw new Error(`KurrentDB did not report the append to ${chained.request.streamId}`);
+          return this.#answer(chained, response.revision, end);
         }),
       );
     } catch (error) {
       const refused = refusalOf(error);
       if (refused === undefined) throw error;
-      const request = pending.find((candidate) => this.#names.toServer(candidate.streamId) === refused.streamName) ?? pending[0]!;
+      const { request } = pending.find(({ request: candidate }) => this.#names.toServer(candidate.streamId) === refused.streamName) ?? pending[0]!;
       throw new WrongExpectedRevisionError(request.streamId, request.expectedRevision, actualRevisionOf(refused.actualState));
     }
   }
 
   /** KurrentDB 26.1's appendRecords: the records of the streams with events, and every expected revision as a check. */
-  async #writeWithChecks(pending: readonly AppendRequest[]): Promise<AppendResult[]> {
-    const records: AppendRecordInput[] = pending.flatMap((request) =>
-      request.events.map((event) => ({ streamName: this.#names.toServer(request.streamId), record: toEventData(event, true) })),
+  async #writeWithChecks(pending: readonly ChainedRequest[]): Promise<AppendResult[]> {
+    const records: AppendRecordInput[] = pending.flatMap((chained) =>
+      eventData(chained, true).map((record) => ({ streamName: this.#names.toServer(chained.request.streamId), record })),
     );
     const checks: ConsistencyCheck[] = pending
-      .filter((request) => request.expectedRevision !== 'any')
-      .map((request) => ({ type: STREAM_STATE, streamName: this.#names.toServer(request.streamId), expectedState: toStreamState(request.expectedRevision) }));
+      .filter((chained) => chained.expectedRevision !== 'any')
+      .map((chained) => ({ type: STREAM_STATE, streamName: this.#names.toServer(chained.request.streamId), expectedState: toStreamState(chained.expectedRevision) }));
     const result = await this.#client.appendRecords(records, checks);
     const end = { commit: result.position, prepare: result.position };
     return Promise.all(
       pending
-        .filter((request) => request.events.length > 0)
-        .map((request) => {
-          const response = result.responses.find((candidate) => candidate.streamName === this.#names.toServer(request.streamId));
-          if (response === undefined) throw new Error(`KurrentDB did not report the append to ${request.streamId}`);
-          return this.#answer(request, response.revision, end);
+        .filter((chained) => chained.request.events.length > 0)
+        .map((chained) => {
+          const response = result.responses.find((candidate) => candidate.streamName === this.#names.toServer(chained.request.streamId));
+          if (response === undefined) throw new Error(`KurrentDB did not report the append to ${chained.request.streamId}`);
+          return this.#answer(chained, response.revision, end);
         }),
     );
   }
@@ -383,12 +444,15 @@ export class KurrentDbEventStore implements EventStore {
    * it recognised a retry whose position it could not look up: the event at the reported revision
    * is read back for it.
    */
-  async #answer(request: AppendRequest, revision: bigint, position: LogPosition | undefined): Promise<AppendResult> {
+  async #answer({ request, links }: ChainedRequest, revision: bigint, position: LogPosition | undefined): Promise<AppendResult> {
+    const last = Number(revision);
     if (position !== undefined && position.commit >= 0n) {
-      return { streamId: request.streamId, nextExpectedRevision: Number(revision), position };
+      const chain = links.map((link, index) => ({ ...link, id: request.events[index]!.id, revision: last - links.length + 1 + index }));
+      this.#rememberHead(request.streamId, { revision: last, hash: chain.at(-1)!.hash });
+      return { streamId: request.streamId, nextExpectedRevision: last, position, chain };
     }
-    const [written] = await this.#readStreamEvents(request.streamId, { fromRevision: revision, maxCount: 1, requiresLeader: true });
-    if (written === undefined) throw new Error(`KurrentDB reported revision ${revision} of ${request.streamId}, which it cannot read`);
+    const written = await this.#readStreamEvents(request.streamId, { fromRevision: BigInt(last - request.events.length + 1), maxCount: request.events.length, requiresLeader: true });
+    if (written.at(-1)?.revision !== last) throw new Error(`KurrentDB reported revision ${revision} of ${request.streamId}, which it cannot read`);
     return resultOf(written);
   }
 
@@ -403,6 +467,10 @@ export class KurrentDbEventStore implements EventStore {
         fromRevision: END,
         maxCount: request.events.length + IDEMPOTENCY_LOOKBACK,
         requiresLeader: true,
+      }).then((events) => {
+        // The stream's last event: what the next append to it chains onto.
+        this.#rememberHead(request.streamId, events[0] === undefined ? NO_HEAD : { revision: events[0].revision, hash: events[0].hash });
+        return events;
       });
       const expected = request.expectedRevision;
       const first = expected === 'no_stream' ? 0 : typeof expected === 'number' ? expected + 1 : undefined;
@@ -459,20 +527,50 @@ export class KurrentDbEventStore implements EventStore {
   }
 }
 
-/** The stored event ending this request's batch if the batch is a retry; throws if it partly overlaps. */
-function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEvent | undefined {
+/** The stored events of this request's batch if the batch is a retry; throws if it partly overlaps. */
+function retriedBatch(request: AppendRequest, stored: StoredEvents): RecordedEvent[] | undefined {
   // Ids are compared in lower case: KurrentDB returns UUIDs in lower case whatever was sent.
   const events = request.events.map((event) => ({ ...event, id: event.id.toLowerCase() }));
   const retried = findRetriedBatch(request.streamId, events, stored);
-  return retried === null ? undefined : stored.get(retried.id.toLowerCase());
+  return retried === null ? undefined : events.map((event) => stored.get(event.id)!);
 }
 
 function toLogPosition(position: { commit: bigint; prepare: bigint }): LogPosition {
   return { commit: position.commit, prepare: position.prepare };
 }
 
-function resultOf(event: RecordedEvent): AppendResult {
-  return { streamId: event.streamId, nextExpectedRevision: event.revision, position: event.position };
+/** The result of an append whose events, as stored, are `batch`. */
+function resultOf(batch: readonly RecordedEvent[]): AppendResult {
+  const last = batch.at(-1)!;
+  const chain = batch.map(({ id, revision, hash, previousHash }) => {
+    if (hash === null) throw new Error(`Event ${id} of ${last.streamId} was stored without its hash`);
+    return { id, revision, hash, previousHash };
+  });
+  return { streamId: last.streamId, nextExpectedRevision: last.revision, position: last.position, chain };
+}
+
+/** A request as appended: at the revision its chain was hashed onto, with its events' links. */
+interface ChainedRequest {
+  readonly request: AppendRequest;
+  readonly expectedRevision: ExpectedRevision;
+  readonly links: readonly Pick<ChainLink, 'hash' | 'previousHash'>[];
+}
+
+function eventData({ request, links }: ChainedRequest, multiStream: boolean) {
+  return request.events.map((event, index) => toEventData(event, links[index]!, multiStream));
+}
+
+/** A stream known to have no events yet. */
+const NO_HEAD: StreamHead = { revision: -1, hash: null };
+
+function isLoose(expected: ExpectedRevision): expected is 'any' | 'stream_exists' {
+  return expected === 'any' || expected === 'stream_exists';
+}
+
+/** A stream's last event as this store knows it; a null hash for one stored before events were hashed. */
+interface StreamHead {
+  readonly revision: number;
+  readonly hash: string | null;
 }
 
 function toStreamState(expected: ExpectedRevision): AppendStreamState {

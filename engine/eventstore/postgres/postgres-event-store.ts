@@ -1,3 +1,4 @@
+import { canonicalEventParts } from '../../integrity/event-hash';
 import { findRetriedBatch, validateAppendRequests, withChecksAnswered, type StoredIdentity } from '../idempotency';
 import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
@@ -7,6 +8,7 @@ import {
   type AppendRequest,
   type AppendResult,
   type BatchHandler,
+  type ChainLink,
   type EventStore,
   type ExpectedRevision,
   type LogPosition,
@@ -40,6 +42,8 @@ interface EventRow {
   data: unknown;
   metadata: unknown;
   recorded_at: Date | string;
+  hash: string;
+  previous_hash: string | null;
 }
 
 interface PositionRow {
@@ -52,6 +56,9 @@ interface AppendedStream {
   streamId: string;
   revision: number;
   position: string;
+  /** The hash the stream's chain went on from, and the hashes of the events written, in order. */
+  previousHash: string | null;
+  hashes: string[];
 }
 
 /**
@@ -59,7 +66,7 @@ interface AppendedStream {
  * must differ from the column names: ORDER BY would otherwise sort by the text ("1000" < "955").
  */
 const EVENT_COLUMNS = `stream_id, stream_revision, transaction_id::text AS commit_position,
-  global_position::text AS prepare_position, event_id::text AS event_id, event_type, data, metadata, recorded_at`;
+  global_position::text AS prepare_position, event_id::text AS event_id, event_type, data, metadata, recorded_at, hash, previous_hash`;
 
 /**
  * Events committed by transactions older than every open one: nothing can still be written before
@@ -143,10 +150,11 @@ export class PostgresEventStore implements EventStore {
   async #append(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
     let appended: AppendedStream[];
     try {
+      // Each event with its canonical parts: the append hashes them into the stream's chain.
       const argument = requests.map(({ streamId, expectedRevision, events }) => ({
         streamId,
         expectedRevision,
-        events: events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+        events: events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata, ...canonicalEventParts({ streamId, id, type, data, metadata }) })),
       }));
       const { rows } = await this.#sql.query<{ appended: AppendedStream[] }>(
         'SELECT event_store_append($1::jsonb) AS appended',
@@ -161,7 +169,7 @@ export class PostgresEventStore implements EventStore {
     }
     // Every stream's result carries the append's last position (the port's promise).
     const end = appended.map((stream) => parsePosition(stream.position)).sort(comparePositions).at(-1)!;
-    const results = new Map(appended.map((stream) => [stream.streamId, { streamId: stream.streamId, nextExpectedRevision: stream.revision, position: end }]));
+    const results = new Map(appended.map((stream) => [stream.streamId, { streamId: stream.streamId, nextExpectedRevision: stream.revision, position: end, chain: chainOf(stream, requests) }]));
     return withChecksAnswered(requests, results);
   }
 
@@ -180,7 +188,12 @@ export class PostgresEventStore implements EventStore {
     const results = new Map(appended.filter((_, index) => rest[index]!.events.length > 0).map((result) => [result.streamId, result]));
     requests.forEach((request, index) => {
       const last = retried[index];
-      if (last) results.set(request.streamId, { streamId: request.streamId, nextExpectedRevision: last.revision, position: parsePosition(last.position) });
+      if (!last) return;
+      const chain = request.events.map((event) => {
+        const { id, revision, hash, previousHash } = stored.get(event.id)!;
+        return { id, revision, hash, previousHash };
+      });
+      results.set(request.streamId, { streamId: request.streamId, nextExpectedRevision: last.revision, position: parsePosition(last.position), chain });
     });
     return withChecksAnswered(requests, results);
   }
@@ -218,7 +231,7 @@ export class PostgresEventStore implements EventStore {
          LIMIT $${afterParams.length + 1})
        SELECT *, NULL::boolean AS held_back FROM page
        UNION ALL
-       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXISTS (SELECT 1 FROM events WHERE ${afterClause})
+       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXISTS (SELECT 1 FROM events WHERE ${afterClause})
        WHERE NOT EXISTS (SELECT 1 FROM page)
        ORDER BY transaction_id, global_position`,
       [...afterParams, maxCount],
@@ -414,7 +427,21 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
     recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    hash: row.hash,
+    previousHash: row.previous_hash,
   };
+}
+
+/** A written stream's chain links, from the hashes event_store_append answered. */
+function chainOf(stream: AppendedStream, requests: readonly AppendRequest[]): ChainLink[] {
+  const { events } = requests.find((request) => request.streamId === stream.streamId)!;
+  const firstRevision = stream.revision - events.length + 1;
+  return events.map((event, index) => ({
+    id: event.id,
+    revision: firstRevision + index,
+    hash: stream.hashes[index]!,
+    previousHash: index === 0 ? stream.previousHash : stream.hashes[index - 1]!,
+  }));
 }
 
 /** Why event_store_append wrote nothing (schema.ts): from its SQLSTATE and its JSON DETAIL. */
@@ -423,7 +450,7 @@ interface AppendRefusal {
   /** PVREV only: the stream's revision when the expected one did not hold; null when it does not exist. */
   readonly actual?: number | null;
   /** The stored events among the append's event ids. */
-  readonly stored: ReadonlyArray<StoredIdentity & { position: string }>;
+  readonly stored: ReadonlyArray<StoredIdentity & Pick<ChainLink, 'hash' | 'previousHash'> & { position: string }>;
 }
 
 function appendRefusal(error: unknown): AppendRefusal | null {

@@ -1,4 +1,5 @@
 import type { SqlClient } from '../../postgres/sql-client';
+import { hashStoredEvents } from './hash-chain-migration';
 
 /** Expressions queryLog filters on; its queries must spell them as these indexes do to use them. */
 export const INDEXED_EXPRESSIONS = {
@@ -29,9 +30,12 @@ const LOG_QUERY_INDEXES = [
  * order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's revision row
  * (its row lock makes a concurrent writer of the stream wait, then see the new revision), then the
  * insert; a stream without events is a check (its row compared and share-locked, nothing written).
- * Answers [{streamId, revision, position}] for the streams written: the stream's last revision and
- * the position of its last event, as positionToString writes it. No NOTIFY here: see
- * PostgresEventStore's announce.
+ * Answers [{streamId, revision, position, previousHash, hashes}] for the streams written: the
+ * stream's last revision, the position of its last event (as positionToString writes it), and the
+ * hash chain of its events (event-hash.ts): each event's hash covers its canonical parts, which the
+ * caller sends (head, tail), with its revision and the hash before it filled in here, under the
+ * stream's row lock, so that concurrent writers of a stream cannot fork its chain. No NOTIFY here:
+ * see PostgresEventStore's announce.
  *
  * It does not judge retries, which idempotency.ts does for every adapter. It refuses instead, and
  * writes nothing, with the stored events among the append's event ids in its DETAIL (JSON):
@@ -45,7 +49,8 @@ const APPEND_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION event_store_stored_identities(requests jsonb) RETURNS jsonb LANGUAGE sql AS $$
      SELECT coalesce(jsonb_agg(jsonb_build_object(
               'id', stored.event_id, 'streamId', stored.stream_id, 'revision', stored.stream_revision,
-              'position', stored.transaction_id::text || '/' || stored.global_position)), '[]'::jsonb)
+              'position', stored.transaction_id::text || '/' || stored.global_position,
+              'hash', stored.hash, 'previousHash', stored.previous_hash)), '[]'::jsonb)
      FROM events AS stored
      -- Not what this very append wrote before it refused: that is about to be rolled back.
      WHERE stored.transaction_id IS DISTINCT FROM pg_current_xact_id_if_assigned()
@@ -63,6 +68,12 @@ const APPEND_FUNCTIONS = [
      written bigint;
      last_position bigint;
      appended jsonb := '[]';
+     event jsonb;
+     event_revision bigint;
+     digest text;
+     previous text;
+     first_previous text;
+     hashes jsonb;
    BEGIN
      FOR request IN SELECT r.value FROM jsonb_array_elements(requests) AS r(value) ORDER BY r.value->>'streamId' COLLATE "C" LOOP
        target := request->>'streamId';
@@ -95,21 +106,35 @@ const APPEND_FUNCTIONS = [
              'stored', event_store_stored_identities(requests))::text;
        END IF;
        CONTINUE WHEN event_count = 0;
-       WITH written_events AS (
-         INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata)
-         SELECT target, last_revision - event_count + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
-         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality)
-         ORDER BY e.ordinality
+       -- The chain goes on from the stream's last event, read under the stream's row lock taken above.
+       SELECT hash INTO previous FROM events WHERE stream_id = target AND stream_revision = last_revision - event_count;
+       first_previous := previous;
+       hashes := '[]';
+       written := 0;
+       FOR event, event_revision IN
+         SELECT e.value, last_revision - event_count + e.ordinality
+         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality) ORDER BY e.ordinality
+       LOOP
+         IF event->>'head' IS NULL OR event->>'tail' IS NULL THEN
+           RAISE EXCEPTION 'An append without the events'' canonical parts (head, tail): the appending process predates hashed events';
+         END IF;
+         digest := encode(sha256(convert_to(
+           (event->>'head') || coalesce('"' || previous || '"', 'null') || ',"revision":' || event_revision || (event->>'tail'), 'UTF8')), 'hex');
+         INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata, hash, previous_hash)
+         VALUES (target, event_revision, (event->>'id')::uuid, event->>'type', event->'data', event->'metadata', digest, previous)
          ON CONFLICT (event_id) DO NOTHING
-         RETURNING global_position
-       )
-       SELECT count(*), max(global_position) INTO written, last_position FROM written_events;
+         RETURNING global_position INTO last_position;
+         IF FOUND THEN written := written + 1; END IF;
+         hashes := hashes || to_jsonb(digest);
+         previous := digest;
+       END LOOP;
        IF written < event_count THEN
          RAISE EXCEPTION USING ERRCODE = 'PVDUP', MESSAGE = format('Stream %s: event ids already stored', target),
            DETAIL = jsonb_build_object('streamId', target, 'stored', event_store_stored_identities(requests))::text;
        END IF;
        appended := appended || jsonb_build_object(
-         'streamId', target, 'revision', last_revision, 'position', pg_current_xact_id()::text || '/' || last_position);
+         'streamId', target, 'revision', last_revision, 'position', pg_current_xact_id()::text || '/' || last_position,
+         'previousHash', first_previous, 'hashes', hashes);
      END LOOP;
      RETURN appended;
    END
@@ -137,6 +162,8 @@ const STATEMENTS = [
      data jsonb NOT NULL,
      metadata jsonb NOT NULL,
      recorded_at timestamptz NOT NULL DEFAULT now(),
+     hash text NOT NULL,
+     previous_hash text,
      CONSTRAINT events_stream_revision_key UNIQUE (stream_id, stream_revision),
      CONSTRAINT events_event_id_key UNIQUE (event_id)
    )`,
@@ -151,7 +178,6 @@ const STATEMENTS = [
      FOR EACH ROW EXECUTE FUNCTION events_refuse_change()`,
   `CREATE OR REPLACE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
      FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`,
-  ...APPEND_FUNCTIONS,
 ];
 
 /** Creates the tables if missing. Safe when several processes start at once. */
@@ -159,5 +185,8 @@ export async function ensureEventStoreSchema(sql: SqlClient): Promise<void> {
   await sql.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('provenance.event_store_schema'))`);
     for (const statement of STATEMENTS) await tx.query(statement);
+    // Before the functions: they read the hash columns, which an older table gets here.
+    await hashStoredEvents(tx);
+    for (const statement of APPEND_FUNCTIONS) await tx.query(statement);
   });
 }

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { jcs } from './canonical';
+
+/** A SHA-256 digest as 64 lowercase hex characters. */
+export type Hash = string;
+
+/** What an event's hash covers: everything the store keeps of it but its place in the global log and its time. */
+export interface HashedEvent {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+  /** The hash of the event before it in its stream; null for a stream's first event. */
+  readonly previousHash: Hash | null;
+}
+
+/**
+ * The RFC 8785 (JCS) bytes of an event, split around the two members only the store knows when it
+ * appends (previousHash and revision; JCS sorts members, and they happen to sit side by side):
+ * `head + JSON(previousHash) + ',"revision":' + revision + tail`. The Postgres append fills them in
+ * under the stream's lock, so that two writers of one stream can never both chain onto one event.
+ */
+export interface CanonicalEventParts {
+  readonly head: string;
+  readonly tail: string;
+}
+
+/**
+ * Ids hash in lower case (stores answer UUIDs in lower case whatever was sent); an absent data or
+ * metadata value hashes as null, as JSON keeps it.
+ */
+export function canonicalEventParts(event: Omit<HashedEvent, 'revision' | 'previousHash'>): CanonicalEventParts {
+  return {
+    head: `{"data":${jcs(event.data ?? null)},"id":${jcs(event.id.toLowerCase())},"metadata":${jcs(event.metadata ?? null)},"previousHash":`,
+    tail: `,"streamId":${jcs(event.streamId)},"type":${jcs(event.type)}}`,
+  };
+}
+
+/** The whole canonical text of an event, as its hash covers it. */
+export function canonicalEvent(event: HashedEvent, parts: CanonicalEventParts = canonicalEventParts(event)): string {
+  const previous = event.previousHash === null ? 'null' : `"${event.previousHash}"`;
+  return `${parts.head}${previous},"revision":${event.revision}${parts.tail}`;
+}
+
+/** SHA-256 over the event's canonical bytes (UTF-8), which include the hash before it: a chain per stream. */
+export function eventHash(event: HashedEvent, parts?: CanonicalEventParts): Hash {
+  return sha256Hex(canonicalEvent(event, parts));
+}
+
+/** Hashes of events appended in one batch to a stream, chained from the hash of the event before the batch. */
+export function chainHashes(
+  streamId: string,
+  firstRevision: number,
+  previousHash: Hash | null,
+  events: readonly Pick<HashedEvent, 'id' | 'type' | 'data' | 'metadata'>[],
+): { hash: Hash; previousHash: Hash | null }[] {
+  let previous = previousHash;
+  return events.map((event, index) => {
+    const hash = eventHash({ ...event, streamId, revision: firstRevision + index, previousHash: previous });
+    const link = { hash, previousHash: previous };
+    previous = hash;
+    return link;
+  });
+}
+
+export function sha256Hex(text: string): Hash {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
