@@ -8,13 +8,16 @@ import {
   correlationQuerySchema,
   logExportQuerySchema,
   logQuerySchema,
+  streamVerificationSchema,
   timelineQuerySchema,
 } from '../contracts/audit';
 import { errorResponses } from '../contracts/common';
 import type { AppDependencies } from '../dependencies';
 import { exportCsv, exportFilename, exportNdjson, queryLogPage, toLogQuery } from './log';
 import { listAuditReads, recordAuditRead } from './reads';
-import { readAuctionTimeline } from './timeline';
+import { presentVerdict, readAuctionTimeline } from './timeline';
+import { verifyChain } from '../../engine/integrity/verify-chain';
+import { HttpError } from '../http/errors';
 
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
@@ -121,6 +124,29 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
         },
       },
       async (request) => readAuctionTimeline(deps.eventStore, request.params.auctionId, request.query.asOf),
+    );
+
+    audit.get(
+      '/api/audit/streams/:streamId/verify',
+      {
+        schema: {
+          tags: ['audit'],
+          summary: "Check a stream's hash chain: every event's hash recomputed from its contents, every link to the one before",
+          description:
+            "Events are hashed over their RFC 8785 (JCS) bytes (stream, revision, id, type, data, metadata and the previous event's hash) " +
+            'when they are appended. valid is false, with the first revision that fails and why, when an event was changed, removed or ' +
+            'moved since. 404 for a stream without events.',
+          security: [{ bearer: [] }],
+          params: z.object({ streamId: z.string().min(1).max(300) }),
+          response: { 200: streamVerificationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const { streamId } = request.params;
+        const events = await deps.eventStore.readStream(streamId);
+        if (events.length === 0) throw new HttpError(404, 'No events in this stream', 'STREAM_NOT_FOUND');
+        return presentVerdict(verifyChain(streamId, events));
+      },
     );
 
     audit.get(

@@ -12,7 +12,8 @@ import {
   type TimelineAsOf,
 } from '../../engine/domain';
 import { comparePositions, positionToString, type EventStore, type LogPosition, type RecordedEvent } from '../../engine/eventstore/port';
-import type { AuctionTimeline, TimelineSummary } from '../contracts/audit';
+import { verifyChain, type ChainVerdict } from '../../engine/integrity/verify-chain';
+import type { AuctionTimeline, StreamVerification, TimelineSummary } from '../contracts/audit';
 import { toDollars, toDollarsOrNull } from '../http/money';
 
 /**
@@ -20,9 +21,16 @@ import { toDollars, toDollarsOrNull } from '../http/money';
  * merged in log order, and handed to the engine, which decides every figure and every word.
  */
 export async function readAuctionTimeline(store: EventStore, auctionId: string, asOf: number | string | undefined): Promise<AuctionTimeline> {
-  const [events, rejections] = await Promise.all(
-    [auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId)].map(async (streamId) => (await store.readStream(streamId)).filter(isProductEvent)),
-  ) as [RecordedEvent[], RecordedEvent[]];
+  const streamIds = [auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId)];
+  const [recordedEvents, recordedRejections] = (await Promise.all(streamIds.map((streamId) => store.readStream(streamId)))) as [RecordedEvent[], RecordedEvent[]];
+  // Every event is checked, whatever the timeline shows of it; each step carries its event's mark.
+  const verdicts = [verifyChain(streamIds[0]!, recordedEvents), verifyChain(streamIds[1]!, recordedRejections)];
+  const links = new Map(
+    [recordedEvents, recordedRejections].flatMap((recorded, stream) =>
+      recorded.map((event, index) => [positionToString(event.position), { hash: event.hash, integrity: verdicts[stream]!.marks[index]! }] as const),
+    ),
+  );
+  const [events, rejections] = [recordedEvents.filter(isProductEvent), recordedRejections.filter(isProductEvent)];
   const entries = [...events.map(eventEntry), ...rejections.map(refusalEntry)].sort((a, b) => comparePositions(a.position, b.position));
   // Maxima were private while the auction ran; once it is over they explain why each bid lost.
   const revealMaxima = events.some((event) => event.type === 'AuctionClosed' || event.type === 'AuctionCancelled');
@@ -59,10 +67,17 @@ export async function readAuctionTimeline(store: EventStore, auctionId: string, 
       outcome: step.outcome,
       explanation: [...step.explanation],
       summary: presentSummary(step.summary),
+      ...links.get(positionToString(step.position))!,
     })),
     summary: presentSummary(timeline.summary),
     asOf: asOf ?? null,
+    integrity: verdicts.map(presentVerdict),
   };
+}
+
+/** A stream's verdict as the contract has it (its marks go with the steps). */
+export function presentVerdict({ streamId, valid, events, firstInvalidRevision, problem }: ChainVerdict): StreamVerification {
+  return { streamId, valid, events, firstInvalidRevision, problem };
 }
 
 function eventEntry(recorded: RecordedEvent): AuctionLogEntry<LogPosition> {

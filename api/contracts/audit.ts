@@ -120,6 +120,23 @@ export const timelineSummarySchema = z.object({
 });
 export type TimelineSummary = z.infer<typeof timelineSummarySchema>;
 
+// ---- Verifiable history ---------------------------------------------------------------------
+
+export const linkMarkSchema = z
+  .enum(['VERIFIED', 'BROKEN', 'UNVERIFIED'])
+  .describe('VERIFIED: its hash covers its contents and it follows the event before it; BROKEN: the first that does not; UNVERIFIED: after a break');
+export type LinkMark = z.infer<typeof linkMarkSchema>;
+
+/** GET /api/audit/streams/{streamId}/verify, and each stream of a timeline. */
+export const streamVerificationSchema = z.object({
+  streamId: z.string(),
+  valid: z.boolean(),
+  events: z.number().int().describe('Events read'),
+  firstInvalidRevision: z.number().int().nullable().describe('The first revision that fails (or where a missing event should be); null when valid'),
+  problem: z.string().nullable().describe('Why it fails, in words'),
+});
+export type StreamVerification = z.infer<typeof streamVerificationSchema>;
+
 export const timelineStepSchema = z.object({
   step: z.number().int().describe('From 0, in log order'),
   kind: z.enum(['EVENT', 'REFUSED']).describe("EVENT: a fact of the auction's stream; REFUSED: an attempt the engine turned down"),
@@ -136,6 +153,8 @@ export const timelineStepSchema = z.object({
   outcome: z.enum(['SCHEDULED', 'OPENED', 'ACCEPTED', 'MAXIMUM_RAISED', 'EXTENDED', 'RETRACTED', 'CLOSED', 'CANCELLED', 'REFUSED']),
   explanation: z.array(z.string()).describe("Plain words, produced by the engine's own rules"),
   summary: timelineSummarySchema,
+  hash: z.string().nullable().describe("The event's SHA-256 in its stream's hash chain"),
+  integrity: linkMarkSchema,
 });
 export type TimelineStep = z.infer<typeof timelineStepSchema>;
 
@@ -148,6 +167,7 @@ export const auctionTimelineSchema = z.object({
   /** The auction after the last step shown (at asOf when given). */
   summary: timelineSummarySchema,
   asOf: z.union([z.number(), z.string()]).nullable(),
+  integrity: z.array(streamVerificationSchema).describe("The auction's stream and its rejections stream, each checked link by link"),
 });
 export type AuctionTimeline = z.infer<typeof auctionTimelineSchema>;
 

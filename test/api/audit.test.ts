@@ -65,7 +65,7 @@ describe.each(API_BACKENDS)('the audit API on %s', (backend) => {
       expect.arrayContaining(['/api/audit/events', '/api/audit/events/export', '/api/audit/correlations/{correlationId}', '/api/audit/reads']),
     );
     for (const template of routes) {
-      const path = template.replace('{correlationId}', bidCorrelationId).replace('{auctionId}', auctionId);
+      const path = template.replace('{correlationId}', bidCorrelationId).replace('{auctionId}', auctionId).replace('{streamId}', `auction-${auctionId}`);
       expect([template, (await api.call('GET', path)).status]).toEqual([template, 401]);
       expect([template, (await read(path, buyer.tokens.accessToken)).status]).toEqual([template, 403]);
       expect([template, (await read(path)).status]).toEqual([template, 200]);
