@@ -1,0 +1,235 @@
+/**
+ * RFC 6962 (Certificate Transparency) Merkle trees, so a bidder can check that their bid event is in an
+ * auction's signed checkpoint without trusting us: the tree hash and audit paths are the ones any
+ * CT / transparency-dev verifier computes, and the web app runs this same file (hence Web Crypto only,
+ * no node: imports).
+ *
+ * The tree works on leaf data of any length (the published test vectors need that); the Hex functions
+ * are thin wrappers for our leaves, which are the 32 raw bytes of each event's SHA-256 hash.
+ */
+
+export type Hex = string;
+
+// Domain separation (RFC 6962 §2.1): a leaf can never be passed off as an interior node, or vice versa.
+const LEAF_PREFIX = 0x00;
+const NODE_PREFIX = 0x01;
+const HASH_BYTES = 32;
+
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+}
+
+function prefixed(prefix: number, ...parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(1 + parts.reduce((total, part) => total + part.length, 0));
+  out[0] = prefix;
+  let offset = 1;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+export function hashLeaf(data: Uint8Array): Promise<Uint8Array> {
+  return sha256(prefixed(LEAF_PREFIX, data));
+}
+
+export function hashChildren(left: Uint8Array, right: Uint8Array): Promise<Uint8Array> {
+  return sha256(prefixed(NODE_PREFIX, left, right));
+}
+
+const emptyTreeHash = (): Promise<Uint8Array> => sha256(new Uint8Array(0));
+
+/**
+ * Every level of the tree, leaf hashes first, root last. Built bottom-up rather than by the RFC's
+ * recursion so each node is hashed once: RFC 6962's split at the largest power of two below n gives the
+ * same tree as pairing neighbours level by level and promoting a level's lone last node unchanged.
+ * Each level's hashes run concurrently because Web Crypto digests are asynchronous.
+ */
+async function levelsOf(leaves: readonly Uint8Array[]): Promise<Uint8Array[][]> {
+  const levels = [await Promise.all(leaves.map(hashLeaf))];
+  for (let level = levels[0]!; level.length > 1; ) {
+    const pairs: Promise<Uint8Array>[] = [];
+    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(hashChildren(level[i]!, level[i + 1]!));
+    const next = await Promise.all(pairs);
+    if (level.length % 2 === 1) next.push(level[level.length - 1]!);
+    levels.push(next);
+    level = next;
+  }
+  return levels;
+}
+
+/** MTH(D[n]) of RFC 6962 §2.1 over leaf data of any length. */
+export async function merkleRootOfData(leaves: readonly Uint8Array[]): Promise<Uint8Array> {
+  if (leaves.length === 0) return emptyTreeHash();
+  const levels = await levelsOf(leaves);
+  return levels[levels.length - 1]![0]!;
+}
+
+/** PATH(m, D[n]) of RFC 6962 §2.1.1: sibling hashes from the leaf up to the root. */
+export async function inclusionProofOfData(leaves: readonly Uint8Array[], index: number): Promise<Uint8Array[]> {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length) {
+    throw new RangeError(`Leaf index ${index} is outside a tree of ${leaves.length} leaves.`);
+  }
+  const path: Uint8Array[] = [];
+  let position = index;
+  for (const level of (await levelsOf(leaves)).slice(0, -1)) {
+    const sibling = position % 2 === 0 ? position + 1 : position - 1;
+    // A lone last node has no sibling on its level: it is promoted, and contributes nothing to the path.
+    if (sibling < level.length) path.push(level[sibling]!);
+    position = Math.floor(position / 2);
+  }
+  return path;
+}
+
+/**
+ * The audit path length RFC 6962 gives (index, treeSize): the levels below the point where the leaf's
+ * path and the last leaf's path meet, plus one node for each left subtree hanging off the right border
+ * above it. Checked up front so a truncated or padded proof fails with a reason, not just a wrong root.
+ */
+function inclusionProofLength(index: number, treeSize: number): number {
+  const inner = bitLength(xor(index, treeSize - 1));
+  return inner + onesIn(Math.floor(index / 2 ** inner));
+}
+
+// Arithmetic rather than bitwise operators: those truncate to 32 bits, and a log may grow beyond that.
+const bitLength = (n: number): number => (n === 0 ? 0 : n.toString(2).length);
+const onesIn = (n: number): number => [...n.toString(2)].filter((bit) => bit === '1').length;
+function xor(a: number, b: number): number {
+  let result = 0;
+  for (let bit = 1; a > 0 || b > 0; bit *= 2, a = Math.floor(a / 2), b = Math.floor(b / 2)) {
+    if (a % 2 !== b % 2) result += bit;
+  }
+  return result;
+}
+
+/**
+ * The root a proof leads to, by the verification algorithm of RFC 9162 §2.1.3.2. The caller compares it
+ * with the signed checkpoint's root: equal means the leaf is at `index` in the tree of `treeSize` leaves.
+ */
+export async function rootFromInclusionProofOfData(
+  leaf: Uint8Array,
+  index: number,
+  treeSize: number,
+  proof: readonly Uint8Array[],
+): Promise<Uint8Array> {
+  if (!Number.isSafeInteger(treeSize) || treeSize < 1) throw new RangeError(`Tree size ${treeSize} is not a positive integer.`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= treeSize) {
+    throw new RangeError(`Leaf index ${index} is outside a tree of ${treeSize} leaves.`);
+  }
+  const expected = inclusionProofLength(index, treeSize);
+  if (proof.length !== expected) {
+    throw new Error(`An inclusion proof for leaf ${index} of ${treeSize} has ${expected} hashes, not ${proof.length}.`);
+  }
+  if (proof.some((hash) => hash.length !== HASH_BYTES)) throw new TypeError(`Every proof hash must be ${HASH_BYTES} bytes.`);
+
+  let fn = index;
+  let sn = treeSize - 1;
+  let r = await hashLeaf(leaf);
+  for (const p of proof) {
+    if (sn === 0) throw new Error('The inclusion proof is longer than the path to the root.');
+    if (fn % 2 === 1 || fn === sn) {
+      r = await hashChildren(p, r);
+      // The right border: climb past the levels where this node was promoted without a sibling.
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      r = await hashChildren(r, p);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  if (sn !== 0) throw new Error('The inclusion proof is shorter than the path to the root.');
+  return r;
+}
+
+const HEX_HASH = /^[0-9a-f]{64}$/i;
+
+function bytesOf(hex: Hex): Uint8Array {
+  if (typeof hex !== 'string' || !HEX_HASH.test(hex)) {
+    throw new TypeError(`Expected a SHA-256 hash as 64 hex characters, got ${JSON.stringify(hex)}.`);
+  }
+  const bytes = new Uint8Array(HASH_BYTES);
+  for (let i = 0; i < HASH_BYTES; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+function hexOf(bytes: Uint8Array): Hex {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The tree hash over event hashes; each leaf's data is the 32 bytes of its hash, not the hex text. */
+export async function merkleRoot(leaves: readonly Hex[]): Promise<Hex> {
+  return hexOf(await merkleRootOfData(leaves.map(bytesOf)));
+}
+
+export async function inclusionProof(leaves: readonly Hex[], index: number): Promise<Hex[]> {
+  return (await inclusionProofOfData(leaves.map(bytesOf), index)).map(hexOf);
+}
+
+/** `leaf` is the event hash itself (the leaf data); the RFC 6962 leaf hash is taken here. */
+export async function rootFromInclusionProof(leaf: Hex, index: number, treeSize: number, proof: readonly Hex[]): Promise<Hex> {
+  return hexOf(await rootFromInclusionProofOfData(bytesOf(leaf), index, treeSize, proof.map(bytesOf)));
+}
+
+/**
+ * The root of a log that only grows, without keeping its leaves: the roots of the perfect subtrees that
+ * size's binary decomposition splits it into (largest, leftmost first), O(log n) hashes. An append merges
+ * equal-sized subtrees like a binary counter's carries.
+ */
+export class MerkleAccumulator {
+  readonly #subtrees: Uint8Array[] = [];
+  #size = 0;
+  // Appends and root() await hashing midway; queued so overlapping calls see each other's results whole.
+  #queue: Promise<unknown> = Promise.resolve();
+
+  static async of(leaves: readonly Hex[]): Promise<MerkleAccumulator> {
+    const accumulator = new MerkleAccumulator();
+    for (const leaf of leaves) await accumulator.append(leaf);
+    return accumulator;
+  }
+
+  /** Leaves appended so far (those whose append has completed). */
+  get size(): number {
+    return this.#size;
+  }
+
+  async append(leaf: Hex): Promise<void> {
+    return this.appendData(bytesOf(leaf));
+  }
+
+  appendData(data: Uint8Array): Promise<void> {
+    const copy = data.slice();
+    return this.#serialized(async () => {
+      let node = await hashLeaf(copy);
+      for (let carry = this.#size; carry % 2 === 1; carry = Math.floor(carry / 2)) {
+        node = await hashChildren(this.#subtrees.pop()!, node);
+      }
+      this.#subtrees.push(node);
+      this.#size += 1;
+    });
+  }
+
+  async root(): Promise<Hex> {
+    return hexOf(await this.rootBytes());
+  }
+
+  /** RFC 6962 splits off the largest perfect subtree first, so the smaller ones fold from the right. */
+  rootBytes(): Promise<Uint8Array> {
+    return this.#serialized(async () => {
+      const subtrees = this.#subtrees;
+      if (subtrees.length === 0) return emptyTreeHash();
+      let root = subtrees[subtrees.length - 1]!;
+      for (let i = subtrees.length - 2; i >= 0; i--) root = await hashChildren(subtrees[i]!, root);
+      return root;
+    });
+  }
+
+  #serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
