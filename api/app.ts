@@ -14,6 +14,7 @@ import { closeConnectionWhenBodyUnread } from './http/unread-body';
 import { refuseMalformedText } from './http/well-formed-input';
 import { adminRoutes } from './admin/routes';
 import { auditRoutes } from './audit/routes';
+import { integrityRoutes } from './integrity/routes';
 import { authRoutes } from './auth/routes';
 import { recoveryRoutes } from './auth/recovery-routes';
 import { mailRoutes } from './mail/routes';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   await app.register(adminRoutes, { deps });
   await app.register(mailRoutes, { deps });
   await app.register(auditRoutes, { deps });
+  await app.register(integrityRoutes, { deps });
   await app.register(custodyRoutes, { deps });
   await app.register(mobileBindingRoutes, { deps });
   await app.register(clusterRoutes, { deps });

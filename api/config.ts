@@ -31,6 +31,8 @@ const environmentSchema = z.object({
   EVENTSTORE_NAMESPACE: z.string().regex(KURRENTDB_NAMESPACE, "must be 1 to 64 letters, digits, '-' or '_'").optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The Ed25519 key (PKCS #8 PEM; \n for line breaks) that signs checkpoints and receipts; absent: made once under DATA_DIR. */
+  SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PKCS #8 PEM private key' }).optional(),
   SEED_ADMIN_EMAIL: z.email().optional(),
   SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -94,6 +96,8 @@ export interface Config {
   readonly logLevel: string;
   /** Undefined: generated once and kept under DATA_DIR. */
   readonly jwtSecret: string | undefined;
+  /** The Ed25519 signing key, PEM; undefined: generated once and kept under DATA_DIR. */
+  readonly signingKey: string | undefined;
   readonly seedAdmin: { email: string; password: string } | undefined;
   /** Google sign-in is offered only when configured. */
   readonly googleClientId: string | undefined;
@@ -153,6 +157,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     eventStoreNamespace: env.EVENTSTORE_NAMESPACE,
     logLevel: env.LOG_LEVEL,
     jwtSecret: env.JWT_SECRET,
+    signingKey: env.SIGNING_KEY,
     seedAdmin: env.SEED_ADMIN_EMAIL && env.SEED_ADMIN_PASSWORD ? { email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD } : undefined,
     googleClientId: env.GOOGLE_CLIENT_ID,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

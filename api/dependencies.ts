@@ -15,6 +15,8 @@ import type { AppLinks } from './mail/links';
 import type { MailSender } from './mail/sender';
 import type { NoticeFeed } from './notices/feed';
 import type { Notifier } from './notices/notifier';
+import type { Signer } from './integrity/signer';
+import type { Checkpointer } from './integrity/checkpointer';
 
 /** What the routes work with; built once by the server (or a test) and handed to buildApp. */
 export interface AppDependencies {
@@ -25,6 +27,8 @@ export interface AppDependencies {
   readonly commands: CommandHandler;
   /** Bids and buy-nows: decided here, or forwarded to the process that owns their auction. */
   readonly auctionCommands: AuctionCommandRouter;
+  /** Signs receipts (and checkpoints) with this process's key, which the log publishes. */
+  readonly signer: Signer;
   readonly projections: ProjectionRunner;
   /** The API's clock: commands are decided at `clock()`. */
   readonly clock: () => Date;
@@ -41,6 +45,8 @@ export interface AppDependencies {
   readonly live: LiveHub;
   /** Opens and closes auctions on time; null when this process runs none (openServices `lifecycle: false`). */
   readonly lifecycle: LifecycleWorker | null;
+  /** Signs checkpoints of auctions' logs; null when this process runs none (openServices `checkpoints: false`). */
+  readonly checkpointer: Checkpointer | null;
   /** This process's metrics, served at GET /metrics. */
   readonly metrics: Metrics;
   /** GET /ready fails while the read models are more than this many events behind the log. */

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const infrastructure = await openInfrastructure(config);
   const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const services = await openServices(infrastructure, { jwtSecret, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy, readyMaxLagEvents: config.readyMaxLagEvents, instanceUrl: config.instanceUrl, mail: config.mail, publicUrl: config.publicUrl, afterSale: config.afterSale, ...(config.notifier ? {} : { notices: false as const }) });
+  const services = await openServices(infrastructure, { jwtSecret, signingKey: config.signingKey, googleClientId: config.googleClientId, logLevel: config.logLevel, dataDir: config.dataDir, media: config.media, trustProxy: config.trustProxy, readyMaxLagEvents: config.readyMaxLagEvents, instanceUrl: config.instanceUrl, mail: config.mail, publicUrl: config.publicUrl, afterSale: config.afterSale, ...(config.notifier ? {} : { notices: false as const }) });
   const logStream = process.stdout.isTTY ? await terminalLogStream() : undefined;
   const app = await buildApp(services.deps, { webApp: WEB_DIST, rateLimits: config.rateLimits, logStream });
   if (!existsSync(`${WEB_DIST}index.html`)) app.log.warn('web/dist has no built app (npm run build:web): serving the API only');

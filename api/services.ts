@@ -22,9 +22,13 @@ import { NoticeFeed } from './notices/feed';
 import { Notifier } from './notices/notifier';
 import { DEFAULT_AFTER_SALE_SETTINGS, type AfterSaleSettings } from './orders/settings';
 import { BankTransfer } from './payments/bank-transfer';
+import { Signer } from './integrity/signer';
+import { Checkpointer, type CheckpointerOptions } from './integrity/checkpointer';
 
 export interface ServiceOptions {
   readonly jwtSecret: string;
+  /** SIGNING_KEY: the Ed25519 key (PEM) that signs checkpoints and receipts; absent: made once under dataDir. */
+  readonly signingKey?: string | undefined;
   readonly googleClientId?: string | undefined;
   readonly logLevel?: string;
   readonly trustProxy?: boolean | string[];
@@ -49,6 +53,8 @@ export interface ServiceOptions {
   readonly mail?: MailSettings & MailSenderOptions;
   /** Where the links in mail lead (PUBLIC_URL); absent: the address the app listens on (AppLinks.listeningAt). */
   readonly publicUrl?: string | undefined;
+  /** The checkpointer, which signs auctions' logs: on by default; `false` runs none in this process. */
+  readonly checkpoints?: CheckpointerOptions | false;
   /** The notifier: on by default; `false` runs none in this process (another process makes the notices). */
   readonly notices?: false;
   /** Shipping charges and the account buyers wire to (SHIPPING_RATES, BANK_TRANSFER_DETAILS); absent: the defaults. */
@@ -69,10 +75,12 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const log = options.log ?? consoleLogger;
   const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, log }) : null;
   owners?.start();
+  const clock = options.clock ?? (() => new Date());
+  const signer = new Signer({ commands, store: eventStore, clock, log }, { configured: options.signingKey, dataDir: options.dataDir });
+  await signer.start();
   const auctionCommands = new AuctionCommandRouter({ commands, owners, secret: options.jwtSecret, observer: metrics.routingObserver, log });
   const projections = new ProjectionRunner(eventStore, db as unknown as Kysely<ReadModels>, { ...(options.log ? { log: options.log } : {}), observer: metrics.projectionObserver });
   await projections.start();
-  const clock = options.clock ?? (() => new Date());
   const live = new LiveHub(eventStore, { clock, ...options.live, observer: metrics.liveObserver }, options.log);
   await live.start({ after: await latestCheckpoint(db) });
   const readyMaxLagEvents = options.readyMaxLagEvents ?? DEFAULT_READY_MAX_LAG_EVENTS;
@@ -80,6 +88,8 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const afterSale = options.afterSale ?? DEFAULT_AFTER_SALE_SETTINGS;
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock, shippingRates: afterSale.shippingRates }, options.lifecycle, options.log);
   lifecycle?.start();
+  const checkpointer = options.checkpoints === false ? null : new Checkpointer({ db, store: eventStore, commands, signer, clock, log }, options.checkpoints);
+  checkpointer?.start();
   const mediaStorage = await createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
   const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);
   mediaSweeper.start();
@@ -98,6 +108,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       eventStore,
       commands,
       auctionCommands,
+      signer,
       projections,
       clock,
       jwtSecret: options.jwtSecret,
@@ -106,6 +117,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       mediaStorage,
       live,
       lifecycle,
+      checkpointer,
       metrics,
       readyMaxLagEvents,
       links,
@@ -119,6 +131,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
     async stop() {
       // The worker first: its round in progress still needs the database and the projections.
       await lifecycle?.stop();
+      await checkpointer?.stop();
       // Leases back before the hub and projections stop: the other processes take the auctions over at once.
       await owners?.stop().catch(() => undefined);
       await auctionCommands.close();
@@ -128,6 +141,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       await notifier?.stop();
       await live.stop();
       await projections.stop();
+      signer.stop();
     },
   };
 }

@@ -1,10 +1,10 @@
 import type { Transaction } from 'kysely';
-import type { AuctionEvent, BidRejected, EventMetadata, ListingEvent, NfcTagEvent, OrderEvent } from '../engine/domain';
+import type { AuctionEvent, BidRejected, CheckpointEvent, EventMetadata, ListingEvent, NfcTagEvent, OrderEvent, SigningKeyEvent } from '../engine/domain';
 import type { RecordedEvent } from '../engine/eventstore/port';
 import type { ReadModels } from './schema';
 
 /** Every event a read model may see, typed by its `type`. */
-export type ProjectedEvent = (AuctionEvent | ListingEvent | NfcTagEvent | BidRejected | OrderEvent) & { readonly id: string };
+export type ProjectedEvent = (AuctionEvent | ListingEvent | NfcTagEvent | BidRejected | OrderEvent | CheckpointEvent | SigningKeyEvent) & { readonly id: string };
 
 /**
  * A read model: rows kept in step with the log. `applyBatch` is given a batch's events in log order

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ForeignEventFilter } from '../engine/application/foreign-events';
 import { consoleLogger, type Logger } from '../engine/application/logger';
 import { comparePositions, parsePosition, positionToString, START, type EventStore, type LogPosition, type RecordedEvent, type Subscription } from '../engine/eventstore/port';
+import { auctionLogsProjection } from './auction-logs/auction-logs-projection';
 import { auctionsProjection } from './auctions/auctions-projection';
 import { bidsProjection } from './bids/bids-projection';
 import { isListingEvent, listingsProjection } from './listings/listings-projection';
@@ -17,7 +18,7 @@ export interface ProjectionObserver {
 }
 
 /** In the order they run within each run of a batch (see runsOf). */
-export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection, ordersProjection];
+export const READ_MODEL_PROJECTIONS: readonly Projection[] = [listingsProjection, auctionsProjection, bidsProjection, nfcTagsProjection, ordersProjection, auctionLogsProjection];
 
 /**
  * Keeps the read models in step with the log: one catch-up subscription, each batch applied in one

@@ -163,6 +163,19 @@ export interface SecondChanceOffersTable {
   updated_at: Timestamp;
 }
 
+export interface AuctionLogsTable {
+  auction_id: string;
+  /** Events in the auction's stream and its rejections stream. */
+  log_size: number;
+  /** Events the last checkpoint signs, of both. */
+  signed_size: number;
+  signed_at: Timestamp | null;
+  /** Checkpoints recorded: the checkpoint stream's next revision. */
+  checkpoints: number;
+  /** The auction closed or was cancelled. */
+  closed: boolean;
+}
+
 export interface ProjectionCheckpointsTable {
   name: string;
   position: string;
@@ -178,5 +191,6 @@ export interface ReadModels {
   orders: OrdersTable;
   order_payments: OrderPaymentsTable;
   second_chance_offers: SecondChanceOffersTable;
+  auction_logs: AuctionLogsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
 }

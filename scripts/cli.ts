@@ -108,7 +108,8 @@ export function progressCounter(label: string): { add(count: number): void; fini
 /** Runs a script's main: exit 0 when it returns, 1 with its message (a stack only for the unforeseen). */
 export function runCli(main: () => Promise<void>): void {
   main().then(
-    () => process.exit(0),
+    // A script that found something wrong says so and sets the exit code itself.
+    () => process.exit(process.exitCode ?? 0),
     (error: unknown) => {
       const told = error instanceof CliError || error instanceof ConfigError || error instanceof DataDirUnavailableError;
       console.error(told ? (error as Error).message : error);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createOnce } from '../data-dir-files';
 
 /**
  * JWT_SECRET when set; otherwise a secret generated on first start and kept in DATA_DIR, so that
@@ -11,21 +12,8 @@ export async function resolveJwtSecret(configured: string | undefined, dataDir: 
   const file = join(dataDir, 'jwt-secret');
   const stored = await readSecret(file);
   if (stored !== null) return stored;
-  await mkdir(dataDir, { recursive: true });
-  // Written aside, then linked into place: link() fails when the name exists, so of two processes
-  // starting together on one folder one wins, the other reads the winner's whole secret.
   const secret = randomBytes(48).toString('base64url');
-  const candidate = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(candidate, `${secret}\n`, { mode: 0o600 });
-  try {
-    await link(candidate, file);
-    return secret;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return (await readSecret(file))!;
-  } finally {
-    await rm(candidate, { force: true });
-  }
+  return (await createOnce(file, `${secret}\n`)) ? secret : (await readSecret(file))!;
 }
 
 /** The stored secret; null when there is no file. A file too short to trust is refused rather than replaced. */

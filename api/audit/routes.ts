@@ -17,6 +17,7 @@ import { exportCsv, exportFilename, exportNdjson, queryLogPage, toLogQuery } fro
 import { listAuditReads, recordAuditRead } from './reads';
 import { presentVerdict, readAuctionTimeline } from './timeline';
 import { verifyChain } from '../../engine/integrity/verify-chain';
+import { auditBundle } from '../integrity/bundle';
 import { HttpError } from '../http/errors';
 
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
@@ -124,6 +125,31 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
         },
       },
       async (request) => readAuctionTimeline(deps.eventStore, request.params.auctionId, request.query.asOf),
+    );
+
+    audit.get(
+      '/api/audit/auctions/:auctionId/bundle',
+      {
+        schema: {
+          tags: ['audit'],
+          summary: "An auction's audit bundle: its events and refused attempts with their hashes, the signed checkpoints and the keys, in one signed JSON file",
+          description:
+            'Check it offline, with nothing but this repository: `npm run audit:verify -- bundle.json` recomputes every hash and link, checks ' +
+            'every signature, decides the auction again with the engine and names the winner and the price (add `--receipt receipt.json` to ' +
+            'check a bidder\'s receipt). The file is its own RFC 8785 (JCS) bytes: keep them as they are. 404 for an unknown auction.',
+          security: [{ bearer: [] }],
+          params: z.object({ auctionId: z.uuid() }),
+        },
+      },
+      async (request, reply) => {
+        const bundle = await auditBundle(deps, request.params.auctionId);
+        if (bundle === null) throw new HttpError(404, 'Auction not found', 'AUCTION_NOT_FOUND');
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="auction-${request.params.auctionId}-bundle.json"`)
+          .header('cache-control', 'no-store')
+          .send(bundle);
+      },
     );
 
     audit.get(

@@ -1,5 +1,6 @@
 import type { Bid, BidRejection, PlacedBid, Purchase, UserBid } from '../contracts/bids';
 import type { HandledCommand } from '../../engine/application/command-handler';
+import type { BidReceipt } from '../../engine/domain/integrity/receipts';
 import { minimumNextBid, type AuctionEvent, type AuctionEventOf, type AuctionState } from '../../engine/domain';
 import { centsOf, toDollars, toDollarsOrNull } from '../http/money';
 import type { BidRejectionRow, BidRow, UserBidRow } from './queries';
@@ -20,7 +21,7 @@ export function presentBid(row: BidRow): Bid {
  * The answer to an accepted bid, from what the engine decided and appended: the read models may
  * not have caught up yet. A repeated command (same Idempotency-Key) finds its earlier events.
  */
-export function presentPlacedBid(handled: HandledCommand<AuctionEvent, AuctionState>): PlacedBid {
+export function presentPlacedBid(handled: HandledCommand<AuctionEvent, AuctionState>, receipt: BidReceipt): PlacedBid {
   const placed = handled.events.find(
     (event): event is AuctionEventOf<'BidPlaced' | 'MaximumBidRaised'> => event.type === 'BidPlaced' || event.type === 'MaximumBidRaised',
   );
@@ -43,10 +44,11 @@ export function presentPlacedBid(handled: HandledCommand<AuctionEvent, AuctionSt
       minimumBid: toDollars(minimumNextBid(state.facts.rules, standing)),
       endsAt: state.endsAt,
     },
+    receipt,
   };
 }
 
-export function presentPurchase(handled: HandledCommand<AuctionEvent, AuctionState>): Purchase {
+export function presentPurchase(handled: HandledCommand<AuctionEvent, AuctionState>, receipt: BidReceipt): Purchase {
   const closed = handled.events.find((event): event is AuctionEventOf<'AuctionClosed'> => event.type === 'AuctionClosed');
   if (!closed || closed.data.winnerId === null || closed.data.winningBidId === null || closed.data.finalPrice === null) {
     throw new Error('An accepted buy-now without its AuctionClosed event');
@@ -59,6 +61,7 @@ export function presentPurchase(handled: HandledCommand<AuctionEvent, AuctionSta
     amount: toDollars(finalPrice),
     purchasedAt: closedAt,
     auction: { status: 'ENDED', result: 'SOLD', finalPrice: toDollars(finalPrice), closedAt },
+    receipt,
   };
 }
 

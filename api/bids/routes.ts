@@ -9,6 +9,8 @@ import { IdempotencyKeyStore, idempotencyKeyHeaders, idempotencyKeys } from './i
 import { bidRejectionSchema, bidSchema, buyNowRequestSchema, placeBidRequestSchema, placedBidSchema, purchaseSchema, userBidSchema, type BuyNowRequest, type PlaceBidRequest } from '../contracts/bids';
 import { presentBid, presentBidRejection, presentPlacedBid, presentPurchase, presentUserBid } from './presenters';
 import { auctionBidHistory, auctionExists, findBid, userBidHistory, userBidRejections } from './queries';
+import { receiptSchema } from '../contracts/receipts';
+import { receiptForHandled, receiptsOf } from '../integrity/receipts';
 
 const paging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -64,7 +66,7 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: idempotency.commandIdOf(request) }),
       };
       const handled = await deps.metrics.countBid('bid', deps.auctionCommands.handle(command));
-      return reply.code(201).send(presentPlacedBid(handled));
+      return reply.code(201).send(presentPlacedBid(handled, await receiptForHandled(deps, handled, request.actor!.userId)));
     },
   );
 
@@ -97,7 +99,8 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
         data: { auctionId: request.body.auctionId, bidId: randomUUID() },
         metadata: commandMetadata(request.actor!, deps.clock(), { correlationId: request.id, commandId: buyNowIdempotency.commandIdOf(request) }),
       };
-      return reply.code(201).send(presentPurchase(await deps.metrics.countBid('buy_now', deps.auctionCommands.handle(command))));
+      const handled = await deps.metrics.countBid('buy_now', deps.auctionCommands.handle(command));
+      return reply.code(201).send(presentPurchase(handled, await receiptForHandled(deps, handled, request.actor!.userId)));
     },
   );
 
@@ -115,6 +118,28 @@ export const bidRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = async
       },
     },
     async (request) => (await userBidHistory(deps.db, request.actor!.userId, request.query)).map(presentUserBid),
+  );
+
+  app.get(
+    '/api/bids/user/receipts',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bids'],
+        summary: 'Your signed receipts for one auction: each bid, raised maximum or buy-now you made there, in order',
+        description:
+          'Each receipt is signed now by the server\'s current key (see /.well-known/provenance-keys.json), over the event as the log ' +
+          'holds it; an event whose hash chain no longer checks gets none. Prove a receipt later with GET /api/public/receipts/{bidId}/proof.',
+        security: [{ bearer: [] }],
+        querystring: z.object({ auctionId: z.uuid() }),
+        response: { 200: z.array(receiptSchema) },
+      },
+    },
+    async (request) => {
+      const { auctionId } = request.query;
+      if (!(await auctionExists(deps.db, auctionId))) throw new HttpError(404, 'Auction not found', 'AUCTION_NOT_FOUND');
+      return receiptsOf(deps, auctionId, request.actor!.userId);
+    },
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auctionStatusSchema, closingResultSchema, dollarsSchema } from './auctions';
+import { receiptSchema } from './receipts';
 
 /** Far above any memorabilia sale, and low enough that every amount converts to cents exactly. */
 export const MAX_BID_DOLLARS = 100_000_000;
@@ -52,6 +53,7 @@ export const placedBidSchema = z.object({
     minimumBid: dollarsSchema,
     endsAt: z.string(),
   }),
+  receipt: receiptSchema,
 });
 export type PlacedBid = z.infer<typeof placedBidSchema>;
 
@@ -63,6 +65,7 @@ export const purchaseSchema = z.object({
   amount: dollarsSchema.describe('Dollars: the buy-now price'),
   purchasedAt: z.string(),
   auction: z.object({ status: z.literal('ENDED'), result: z.literal('SOLD'), finalPrice: dollarsSchema, closedAt: z.string() }),
+  receipt: receiptSchema,
 });
 export type Purchase = z.infer<typeof purchaseSchema>;
 

@@ -1,6 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { fold, type Decider } from '../domain/shared/decider';
-import { WrongExpectedRevisionError, type AppendRequest, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent } from '../eventstore/port';
+import { WrongExpectedRevisionError, type AppendRequest, type AppendResult, type ChainLink, type EventStore, type ExpectedRevision, type NewEvent } from '../eventstore/port';
 import { KeyedQueue } from './keyed-queue';
 import { asEngineEvent, type EngineCommand, type EngineEvent } from './messages';
 import { rememberCommands, StreamCache, type CachedStream } from './stream-cache';
@@ -78,6 +78,11 @@ export interface HandledCommand<Event, State> {
   readonly state: State;
   /** True when the command had already been handled and nothing new was written. */
   readonly repeated: boolean;
+  /**
+   * The events' places in their stream's hash chain, in order, as the append answered them: what
+   * a receipt is signed over. Empty for a repeated command, answered from memory (read the stream).
+   */
+  readonly chain: readonly ChainLink[];
 }
 
 export interface Refusal<Command, State> {
@@ -117,7 +122,7 @@ interface Batch {
   readonly commands: PendingCommand[];
 }
 
-type Outcome = { handled: HandledCommand<EngineEvent, unknown> } | { refused: unknown; stateBefore: unknown };
+type Outcome = { handled: HandledCommand<EngineEvent, unknown>; eventIds?: readonly string[] } | { refused: unknown; stateBefore: unknown };
 
 /** A batch decided against one state of its stream. */
 interface DecidedBatch {
@@ -254,6 +259,10 @@ export class CommandHandler {
     if (requests.length === 0) return decided.outcomes;
 
     const [appended] = await this.store.appendToStreams(requests);
+    const links = new Map(appended!.chain.map((link) => [link.id, link]));
+    const outcomes = decided.outcomes.map((outcome) =>
+      'eventIds' in outcome && outcome.eventIds ? { handled: { ...outcome.handled, chain: outcome.eventIds.map((id) => links.get(id)!) } } : outcome,
+    );
     if (decided.events.length > 0) {
       const firstRevision = stream.revision === 'no_stream' ? 0 : stream.revision + 1;
       if (appended!.nextExpectedRevision === firstRevision + decided.events.length - 1) {
@@ -265,7 +274,7 @@ export class CommandHandler {
         this.#cache.delete(streamId);
       }
     }
-    return decided.outcomes;
+    return outcomes;
   }
 
   /** `cached` (the initial state when none) brought up to date with whatever was appended since. */
@@ -294,13 +303,14 @@ function decide(batch: Batch, stream: CachedStream<unknown>): DecidedBatch {
   const outcomes = batch.commands.map(({ command }): Outcome => {
     const commandId = command.metadata.commandId;
     const earlier = stream.recentCommands.get(commandId) ?? decidedNow.get(commandId);
-    if (earlier) return { handled: { events: earlier, state, repeated: true } };
+    if (earlier) return { handled: { events: earlier, state, repeated: true, chain: [] } };
     try {
       const caused = batch.decider.decide(command, state);
       state = fold({ initialState: state, evolve: batch.decider.evolve }, caused);
       decidedNow.set(commandId, caused);
-      events.push(...toNewEvents(command, caused));
-      return { handled: { events: caused, state, repeated: false } };
+      const written = toNewEvents(command, caused);
+      events.push(...written);
+      return { handled: { events: caused, state, repeated: false, chain: [] }, eventIds: written.map((event) => event.id) };
     } catch (error) {
       return { refused: error, stateBefore: state };
     }

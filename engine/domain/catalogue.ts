@@ -4,6 +4,8 @@ import { listingEventSchema } from './listing/listing';
 import { listingSlugClaimedSchema } from './listing/slug-claim';
 import { nfcClaimCodeReservedSchema } from './nfc-tag/claim-code';
 import { nfcTagEventSchema } from './nfc-tag/nfc-tag';
+import { checkpointEventSchema } from './integrity/checkpoints';
+import { signingKeyEventSchema } from './integrity/signing-keys';
 import { orderEventSchema } from './order/messages';
 import { eventMetadataSchema } from './shared/messages';
 
@@ -11,12 +13,32 @@ import { eventMetadataSchema } from './shared/messages';
  * Every stream this product writes starts with one of these (the engine's *StreamId functions).
  * On a log others write to as well (KurrentDB's $all), this product reads only these streams.
  */
-export const PRODUCT_STREAM_PREFIXES: readonly string[] = ['auction-', 'auction_rejections-', 'listing-', 'listing_slug-', 'nfc_tag-', 'nfc_claim_code-', 'order-'];
+export const PRODUCT_STREAM_PREFIXES: readonly string[] = [
+  'auction-',
+  'auction_rejections-',
+  'auction_checkpoints-',
+  'listing-',
+  'listing_slug-',
+  'nfc_tag-',
+  'nfc_claim_code-',
+  'order-',
+  'signing_keys-',
+];
 
 type EventSchema = z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>;
 type EventUnion = { readonly options: readonly EventSchema[] };
 
-const eventSchemas: ReadonlyArray<EventSchema | EventUnion> = [auctionEventSchema, listingEventSchema, nfcTagEventSchema, bidRejectedSchema, listingSlugClaimedSchema, nfcClaimCodeReservedSchema, orderEventSchema];
+const eventSchemas: ReadonlyArray<EventSchema | EventUnion> = [
+  auctionEventSchema,
+  listingEventSchema,
+  nfcTagEventSchema,
+  bidRejectedSchema,
+  listingSlugClaimedSchema,
+  nfcClaimCodeReservedSchema,
+  orderEventSchema,
+  checkpointEventSchema,
+  signingKeyEventSchema,
+];
 
 /** The shape of the data of every event the engine decides, by type. */
 const dataSchemas: ReadonlyMap<string, z.ZodType> = new Map(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { jcs } from './canonical';
+import { jcs } from '../domain/integrity/canonical';
 
 /** A SHA-256 digest as 64 lowercase hex characters. */
 export type Hash = string;

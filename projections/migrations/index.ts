@@ -4,6 +4,7 @@ import * as readModels20261121 from './2026-11-21T2330-read-models';
 import * as auctionVersions20261124 from './2026-11-24T1000-auction-versions';
 import * as listingSortIndexes20261125 from './2026-11-25T1200-listing-sort-indexes';
 import * as orders20261126 from './2026-11-26T2000-orders';
+import * as auctionLogs20261127 from './2026-11-27T0900-auction-logs';
 
 /** Read-model migrations, oldest first; names sort by their timestamp. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T1000-auction-versions': auctionVersions20261124,
   '2026-11-25T1200-listing-sort-indexes': listingSortIndexes20261125,
   '2026-11-26T2000-orders': orders20261126,
+  '2026-11-27T0900-auction-logs': auctionLogs20261127,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

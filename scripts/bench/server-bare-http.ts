@@ -27,6 +27,20 @@ app.post('/api/bids', async (request, reply) => {
     status: 'ACCEPTED',
     kind: 'BID',
     auction: { currentPrice: amount, currentLeaderId: bidderId, status: 'ACTIVE', minimumBid: amount + 1, endsAt: now },
+    // As long as a real receipt, and as costly to write; nothing signs it.
+    receipt: {
+      format: 'provenance.bid-receipt.v1',
+      auctionId,
+      bidId: randomUUID(),
+      streamId: `auction-${auctionId}`,
+      revision: 1000,
+      amount,
+      placedAt: now,
+      hash: randomBytes(32).toString('hex'),
+      previousHash: randomBytes(32).toString('hex'),
+      keyId: `ed25519-${randomBytes(8).toString('hex')}`,
+      signature: randomBytes(64).toString('base64url'),
+    },
   };
   return reply.code(201).send(answer);
 });

@@ -68,6 +68,8 @@ describe.each(API_BACKENDS)('bids on %s', (backend) => {
         status: 'ACCEPTED',
         kind: 'BID',
         auction: { currentPrice: 51, currentLeaderId: buyer.user.id, status: 'ACTIVE', minimumBid: 52, endsAt: expect.stringMatching(ISO) },
+        // Signed at once; test/api/verifiable-history.test.ts checks it.
+        receipt: expect.objectContaining({ bidId: response.body.id, amount: 51, revision: 2 }),
       });
       await projected(lot.auctionId);
 
@@ -318,6 +320,7 @@ describe.each(API_BACKENDS)('bids on %s', (backend) => {
         amount: 200,
         purchasedAt: expect.stringMatching(ISO),
         auction: { status: 'ENDED', result: 'SOLD', finalPrice: 200, closedAt: bought.body.purchasedAt },
+        receipt: expect.objectContaining({ bidId: bought.body.id, amount: 200, placedAt: bought.body.purchasedAt }),
       });
       await projected(lot.auctionId);
       const status = await api.call('GET', `/api/public/listings/${lot.listingId}/auction`);

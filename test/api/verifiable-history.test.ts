@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionTimeline, StreamVerification } from '../../api/contracts/audit';
-import { auctionRejectionsStreamId, auctionStreamId } from '../../engine/domain';
+import { auctionCheckpointsStreamId, auctionRejectionsStreamId, auctionStreamId, type SignedCheckpoint } from '../../engine/domain';
+import { verifyReceipt, type BidReceipt, type PublishedKey } from '../../api/contracts/receipts';
 import type { SqlClient, SqlQueryable } from '../../engine/postgres/sql-client';
 import { eventHash } from '../../engine/integrity/event-hash';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
-import { createMarketplaceListing } from '../support/marketplace';
+import { caughtUpWith, createMarketplaceListing } from '../support/marketplace';
 
 type Account = Awaited<ReturnType<TestApi['signUp']>>;
 
@@ -98,5 +99,115 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
     expect((await verify()).body).toMatchObject({ valid: false, firstInvalidRevision: 1, problem: 'Revision 1 does not follow revision 0: it names another event before it' });
     await tamper((sql) => sql.query(`DELETE FROM events WHERE stream_id = $1 AND stream_revision = 0`, [streamId]));
     expect((await verify()).body).toMatchObject({ valid: false, firstInvalidRevision: 0, problem: 'Revision 0 is missing: the stream goes on at revision 1' });
+  });
+});
+
+/**
+ * Receipts and signed checkpoints through HTTP: a bid's 201 carries a receipt signed at once; the
+ * proof of inclusion waits for a checkpoint, then leads from the receipt's hash to the checkpoint's
+ * signed root with public data only; a rotation of the key leaves every old receipt verifiable.
+ */
+describe.each(API_BACKENDS)('receipts, signed checkpoints and inclusion proofs on %s', (backend) => {
+  const start = new Date('2031-03-01T12:00:00.000Z');
+  let now = start;
+  let api: TestApi;
+  let buyer: Account;
+  let rival: Account;
+
+  const keys = async (): Promise<PublishedKey[]> => (await api.call('GET', '/.well-known/provenance-keys.json')).body.keys;
+  const proof = (bidId: string, auctionId?: string) => api.call('GET', `/api/public/receipts/${bidId}/proof${auctionId ? `?auctionId=${auctionId}` : ''}`);
+  const bid = (account: Account, auctionId: string, amount: number, maxAmount?: number) =>
+    api.call('POST', '/api/bids', { token: account.tokens.accessToken, body: { auctionId, amount, ...(maxAmount ? { maxAmount } : {}) } });
+  /** One checkpointer round once the read models have seen the auction's streams. */
+  const checkpoint = async (auctionId: string) => {
+    await caughtUpWith(api, auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId));
+    return api.deps.checkpointer!.runOnce();
+  };
+
+  beforeAll(async () => {
+    now = start;
+    // The checkpointer runs only when a test asks it to, on the API's clock.
+    api = await startTestApi(backend, { clock: () => now, services: { checkpoints: { pollMs: 3_600_000 } } });
+    [buyer, rival] = [await api.signUp('BUYER'), await api.signUp('BUYER')];
+  });
+  afterAll(async () => api?.close());
+
+  it('answers a bid with a receipt signed at once by a published key, over the event as stored', async () => {
+    const { auctionId } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string };
+    const placed = await bid(buyer, auctionId, 60);
+    expect(placed.status).toBe(201);
+    const receipt = placed.body.receipt as BidReceipt;
+    const [stored] = await api.deps.eventStore.readStream(auctionStreamId(auctionId), { fromRevision: receipt.revision, maxCount: 1 });
+    expect(receipt).toEqual({
+      format: 'provenance.bid-receipt.v1',
+      auctionId,
+      bidId: placed.body.id,
+      streamId: auctionStreamId(auctionId),
+      revision: 2,
+      amount: 60,
+      placedAt: start.toISOString(),
+      hash: stored!.hash,
+      previousHash: stored!.previousHash,
+      keyId: api.deps.signer.keyId,
+      signature: expect.stringMatching(/^[A-Za-z0-9_-]{86}$/),
+    });
+    expect(stored!.type).toBe('BidPlaced');
+    expect(await verifyReceipt(receipt, await keys())).toEqual({ signed: true, included: null, problems: [] });
+    expect((await verifyReceipt({ ...receipt, amount: 6_000 }, await keys())).signed).toBe(false);
+    expect((await verifyReceipt({ ...receipt, keyId: 'ed25519-0000000000000000' }, await keys())).problems).toEqual([
+      'The receipt is signed by a key that is not published (ed25519-0000000000000000)',
+    ]);
+  });
+
+  it('proves the bid is in the first checkpoint that covers it, with hashes only: no other bidder in the proof', async () => {
+    const { auctionId } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string };
+    expect((await bid(rival, auctionId, 51, 90)).status).toBe(201);
+    const placed = await bid(buyer, auctionId, 60);
+    const receipt = placed.body.receipt as BidReceipt;
+    expect((await bid(buyer, auctionId, 55)).status).toBe(409);
+
+    const early = await proof(receipt.bidId, auctionId); // the read models may not have the bid yet: the log has
+    expect(early.status).toBe(409);
+    expect(early.headers.get('retry-after')).toBe('60');
+    expect(early.body.message).toMatch(/^No signed checkpoint covers this bid yet/);
+
+    expect(await checkpoint(auctionId)).toContain(auctionId);
+    const answer = await proof(receipt.bidId);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ bidId: receipt.bidId, streamId: receipt.streamId, hash: receipt.hash, revision: receipt.revision, treeSize: 4 });
+    expect(answer.body.checkpoint.streams.map((stream: { streamId: string; size: number }) => [stream.streamId, stream.size])).toEqual([
+      [auctionStreamId(auctionId), 4],
+      [auctionRejectionsStreamId(auctionId), 1],
+    ]);
+    expect(await verifyReceipt(receipt, await keys(), answer.body)).toEqual({ signed: true, included: true, problems: [] });
+    const text = JSON.stringify(answer.body);
+    for (const secret of [rival.user.id, buyer.user.id, '"amount"', '"maximum"']) expect(text).not.toContain(secret);
+
+    // Any other event's place, or a forged path, proves nothing.
+    const forged = { ...answer.body, auditPath: [...answer.body.auditPath.slice(1), 'ab'.repeat(32)] };
+    expect((await verifyReceipt(receipt, await keys(), forged)).included).toBe(false);
+    expect((await verifyReceipt({ ...receipt, revision: 1 }, await keys(), { ...answer.body, revision: 1 })).included).toBe(false);
+    const resigned = { ...answer.body.checkpoint, streams: [{ ...answer.body.checkpoint.streams[0], rootHash: 'cd'.repeat(32) }, answer.body.checkpoint.streams[1]] };
+    expect((await verifyReceipt(receipt, await keys(), { ...answer.body, checkpoint: resigned })).problems).toEqual(["The checkpoint's signature does not match its contents"]);
+    expect((await proof('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await proof('00000000-0000-4000-8000-000000000000', auctionId)).status).toBe(404);
+    expect((await proof(receipt.bidId, 'not-a-uuid')).status).toBe(400);
+  });
+
+  it('signs a running auction every 100 events or every minute, and at its close; never twice the same', async () => {
+    const { auctionId } = (await createMarketplaceListing(api, { price: 5_000, endsAt: new Date(start.getTime() + 3_600_000) })) as { auctionId: string };
+    const signed = () => api.deps.eventStore.readStream(auctionCheckpointsStreamId(auctionId));
+    expect(await checkpoint(auctionId)).toContain(auctionId); // its first events
+    expect((await bid(buyer, auctionId, 60)).status).toBe(201);
+    expect(await checkpoint(auctionId)).not.toContain(auctionId); // one new event, under a minute
+    now = new Date(now.getTime() + 61_000);
+    expect(await checkpoint(auctionId)).toContain(auctionId);
+    expect(await checkpoint(auctionId)).not.toContain(auctionId); // nothing new
+    now = new Date(start.getTime() + 3_600_000);
+    await api.deps.lifecycle!.runOnce();
+    expect(await checkpoint(auctionId)).toContain(auctionId);
+    const checkpoints = (await signed()).map((event) => event.data as SignedCheckpoint);
+    expect(checkpoints.map((c) => [c.streams[0]!.size, c.closed])).toEqual([[2, false], [3, false], [4, true]]);
+    expect(checkpoints.at(-1)!.signedAt).toBe(now.toISOString());
   });
 });

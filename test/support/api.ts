@@ -117,7 +117,7 @@ export async function startTestApi(
   options: {
     sharing?: TestApi;
     clock?: () => Date;
-    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media' | 'mail' | 'notices' | 'afterSale'>;
+    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media' | 'mail' | 'notices' | 'afterSale' | 'checkpoints'>;
     rateLimits?: Partial<RateLimits>;
     forwarding?: boolean;
   } = {},

@@ -116,7 +116,14 @@ function placed(amount: number, overrides: Partial<PlacedBid['auction']> = {}): 
     kind: 'BID',
     auctionId: AUCTION_ID,
     auction: { currentPrice: amount, currentLeaderId: ME, status: 'ACTIVE', minimumBid: amount + 2, endsAt: ENDS_AT, ...overrides },
+    receipt: receipt(`bid-${amount}`, amount),
   };
+}
+
+/** A receipt as the API signs it; the panel only hands it on. */
+function receipt(bidId: string, amount: number): PlacedBid['receipt'] {
+  const hash = 'ab'.repeat(32);
+  return { format: 'provenance.bid-receipt.v1', auctionId: AUCTION_ID, bidId, streamId: `auction-${AUCTION_ID}`, revision: 3, amount, placedAt: new Date(Date.now()).toISOString(), hash, previousHash: null, keyId: 'ed25519-0123456789abcdef', signature: 'sig' };
 }
 
 /** A bid as the live feed tells it: the n-th after the fixture's, with the auction's summary one version on. */
@@ -466,6 +473,7 @@ describe('the auction panel: buy now', () => {
     amount: 900,
     purchasedAt: new Date(NOW).toISOString(),
     auction: { status: 'ENDED', result: 'SOLD', finalPrice: 900, closedAt: new Date(NOW).toISOString() },
+    receipt: receipt('purchase-1', 900),
   };
 
   it('asks for a confirmation naming the price, then buys: the auction ends sold to you, with a green banner', async () => {

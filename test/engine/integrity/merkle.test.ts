@@ -11,7 +11,7 @@ import {
   rootFromInclusionProof,
   rootFromInclusionProofOfData,
   type Hex,
-} from '../../../engine/integrity/merkle';
+} from '../../../engine/domain/integrity/merkle';
 
 /**
  * RFC 6962 Merkle trees: the published test vectors of transparency-dev/merkle (testonly/constants.go,

@@ -1,0 +1,197 @@
+import type { Kysely } from 'kysely';
+import type { CommandHandler } from '../../engine/application/command-handler';
+import type { Logger } from '../../engine/application/logger';
+import {
+  auctionCheckpointsStreamId,
+  auctionRejectionsStreamId,
+  auctionStreamId,
+  checkpointsDecider,
+  commandMetadata,
+  DomainError,
+  type CheckpointedStream,
+  type SignedCheckpoint,
+} from '../../engine/domain';
+import type { EventStore } from '../../engine/eventstore/port';
+import { eventHash } from '../../engine/integrity/event-hash';
+import { MerkleAccumulator } from '../../engine/domain/integrity/merkle';
+import type { Database } from '../database';
+import { SIGNING_KEYS_ACTOR, type Signer } from './signer';
+
+export interface CheckpointerOptions {
+  /** Signs when this many events of an auction's log are not signed yet. */
+  readonly everyEvents?: number;
+  /** Signs a running auction's new events at least this often. */
+  readonly everyMs?: number;
+  /** The longest the worker sleeps between two looks at the read model. */
+  readonly pollMs?: number;
+}
+
+export interface CheckpointerDependencies {
+  readonly db: Kysely<Database>;
+  readonly store: EventStore;
+  readonly commands: CommandHandler;
+  readonly signer: Signer;
+  readonly clock: () => Date;
+  readonly log: Logger;
+}
+
+/** A stream as far as this process has checked it: every event re-hashed and linked, the tree grown with it. */
+interface CheckedStream {
+  readonly size: number;
+  readonly headHash: string | null;
+  readonly tree: MerkleAccumulator;
+  /** It holds the auction's close or cancellation: the auction's result is in the log. */
+  readonly closing: boolean;
+}
+
+/** Streams whose checked state the worker keeps between checkpoints (least recently used go first). */
+const CHECKED_STREAMS = 2_000;
+
+/** The log changed under a signed checkpoint, or a link broke: nothing more is signed for the auction. */
+class TamperedLogError extends Error {}
+
+/**
+ * Signs checkpoints of auctions' logs (checkpoints.ts): when an auction closes, and while it runs
+ * every `everyEvents` events or every `everyMs`, whichever comes first. It finds the auctions it
+ * owes one in the auction_logs read model, then reads their streams from the log itself and
+ * checks every event it has not checked before (hash and link) before it signs: a checkpoint
+ * never vouches for an event changed since it was appended. Any number of workers may run (one per
+ * API process): the engine records a checkpoint only when it covers more than the last.
+ */
+export class Checkpointer {
+  readonly #deps: CheckpointerDependencies;
+  readonly #everyEvents: number;
+  readonly #everyMs: number;
+  readonly #pollMs: number;
+  readonly #checked = new Map<string, CheckedStream>();
+  /** Auctions whose log failed its check, reported once each. */
+  readonly #tampered = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #round: Promise<unknown> = Promise.resolve();
+  #running = false;
+
+  constructor(deps: CheckpointerDependencies, options: CheckpointerOptions = {}) {
+    this.#deps = deps;
+    this.#everyEvents = options.everyEvents ?? 100;
+    this.#everyMs = options.everyMs ?? 60_000;
+    this.#pollMs = options.pollMs ?? 1_000;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    await this.#round;
+  }
+
+  /** One round now (after any in progress): the auctions signed. */
+  runOnce(): Promise<string[]> {
+    const round = this.#round.then(() => this.#signDue());
+    this.#round = round.catch(() => undefined);
+    return round;
+  }
+
+  #schedule(): void {
+    if (!this.#running) return;
+    this.#timer = setTimeout(() => {
+      void this.runOnce()
+        .catch((error: unknown) => this.#deps.log.error({ err: error }, 'checkpointer: round failed; trying again'))
+        .finally(() => this.#schedule());
+    }, this.#pollMs);
+    this.#timer.unref();
+  }
+
+  async #signDue(): Promise<string[]> {
+    const now = this.#deps.clock();
+    const due = await this.#deps.db
+      .selectFrom('auction_logs')
+      .select(['auction_id', 'checkpoints'])
+      .where(({ eb, ref, or }) =>
+        eb(ref('log_size'), '>', ref('signed_size')).and(
+          or([
+            eb('closed', '=', true),
+            eb(eb(ref('log_size'), '-', ref('signed_size')), '>=', this.#everyEvents),
+            eb('signed_at', 'is', null),
+            eb('signed_at', '<=', new Date(now.getTime() - this.#everyMs)),
+          ]),
+        ),
+      )
+      .limit(100)
+      .execute();
+    const signed: string[] = [];
+    for (const { auction_id: auctionId } of due) {
+      if (this.#tampered.has(auctionId)) continue;
+      try {
+        if (await this.#checkpoint(auctionId)) signed.push(auctionId);
+      } catch (error) {
+        if (error instanceof TamperedLogError) {
+          this.#tampered.add(auctionId);
+          this.#deps.log.error({ auctionId, problem: error.message }, 'checkpointer: this auction\'s log fails its check; it is signed no more');
+        } else if (!(error instanceof DomainError)) {
+          this.#deps.log.error({ err: error, auctionId }, 'checkpointer: could not sign; trying again next round');
+        }
+      }
+    }
+    return signed;
+  }
+
+  /** Signs and records a checkpoint of the auction's log as it stands; false when the engine had it already. */
+  async #checkpoint(auctionId: string): Promise<boolean> {
+    const streamIds = [auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId)];
+    const last = (await this.#deps.store.readStream(auctionCheckpointsStreamId(auctionId))).at(-1)?.data as SignedCheckpoint | undefined;
+    const streams = await Promise.all(streamIds.map((streamId) => this.#checkedStream(streamId, last)));
+    const closed = streams[0]!.closing;
+    const now = this.#deps.clock();
+    const checkpoint = this.#deps.signer.sign({
+      format: 'provenance.checkpoint.v1' as const,
+      auctionId,
+      streams: await Promise.all(streams.map(async (stream, index): Promise<CheckpointedStream> => ({ streamId: streamIds[index]!, size: stream.size, rootHash: await stream.tree.root(), headHash: stream.headHash }))),
+      closed,
+      signedAt: now.toISOString(),
+    });
+    const sizes = checkpoint.streams.map((stream) => stream.size).join('/');
+    const handled = await this.#deps.commands.handle(checkpointsDecider, auctionCheckpointsStreamId(auctionId), {
+      type: 'RecordCheckpoint',
+      data: checkpoint,
+      metadata: commandMetadata(SIGNING_KEYS_ACTOR, now, { correlationId: `checkpoint:${auctionId}`, commandId: `checkpoint:${auctionId}:${sizes}:${closed}` }),
+    });
+    return handled.events.length > 0 && !handled.repeated;
+  }
+
+  /**
+   * The stream checked up to its end: the events this process has not checked yet are read, each
+   * re-hashed from its contents and linked to the one before, and added to the tree. A stream seen
+   * for the first time is checked from its start, and its tree must give the last checkpoint's root
+   * at the last checkpoint's size: the events signed before are the ones still there.
+   */
+  async #checkedStream(streamId: string, last: SignedCheckpoint | undefined): Promise<CheckedStream> {
+    const known = this.#checked.get(streamId);
+    this.#checked.delete(streamId);
+    const tree = known?.tree ?? new MerkleAccumulator();
+    let { size, headHash, closing } = known ?? { size: 0, headHash: null as string | null, closing: false };
+    const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
+    for (const event of await this.#deps.store.readStream(streamId, { fromRevision: size })) {
+      if (event.revision !== size) throw new TamperedLogError(`${streamId}: revision ${size} is missing`);
+      if (event.hash === null || event.previousHash !== headHash || eventHash(event) !== event.hash) {
+        throw new TamperedLogError(`${streamId}: revision ${size} does not match its hash or does not follow the event before it`);
+      }
+      await tree.append(event.hash);
+      size += 1;
+      headHash = event.hash;
+      closing ||= event.type === 'AuctionClosed' || event.type === 'AuctionCancelled';
+      if (signedBefore !== undefined && size === signedBefore.size && (await tree.root()) !== signedBefore.rootHash) {
+        throw new TamperedLogError(`${streamId}: its first ${size} events are not the ones the last checkpoint signed`);
+      }
+    }
+    if (signedBefore !== undefined && size < signedBefore.size) throw new TamperedLogError(`${streamId}: it has fewer events than the last checkpoint signed`);
+    const checked = { size, headHash, tree, closing };
+    this.#checked.set(streamId, checked);
+    if (this.#checked.size > CHECKED_STREAMS) this.#checked.delete(this.#checked.keys().next().value!);
+    return checked;
+  }
+}
