@@ -16,8 +16,8 @@ import type { AppDependencies } from '../dependencies';
 import { exportCsv, exportFilename, exportNdjson, queryLogPage, toLogQuery } from './log';
 import { listAuditReads, recordAuditRead } from './reads';
 import { presentVerdict, readAuctionTimeline } from './timeline';
-import { verifyChain } from '../../engine/integrity/verify-chain';
 import { auditBundle } from '../integrity/bundle';
+import { verifyStream } from '../integrity/stream-verification';
 import { HttpError } from '../http/errors';
 
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
@@ -161,17 +161,17 @@ export const auditRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = asy
           description:
             "Events are hashed over their RFC 8785 (JCS) bytes (stream, revision, id, type, data, metadata and the previous event's hash) " +
             'when they are appended. valid is false, with the first revision that fails and why, when an event was changed, removed or ' +
-            'moved since. 404 for a stream without events.',
+            "moved since; for an auction's streams, also when they differ from the last checkpoint signed over them (events removed " +
+            'from the end show only there). 404 for a stream without events.',
           security: [{ bearer: [] }],
           params: z.object({ streamId: z.string().min(1).max(300) }),
           response: { 200: streamVerificationSchema, ...errorResponses(401, 403, 404) },
         },
       },
       async (request) => {
-        const { streamId } = request.params;
-        const events = await deps.eventStore.readStream(streamId);
-        if (events.length === 0) throw new HttpError(404, 'No events in this stream', 'STREAM_NOT_FOUND');
-        return presentVerdict(verifyChain(streamId, events));
+        const verdict = await verifyStream(deps, request.params.streamId);
+        if (verdict === null) throw new HttpError(404, 'No events in this stream', 'STREAM_NOT_FOUND');
+        return presentVerdict(verdict);
       },
     );
 

@@ -9,7 +9,8 @@ import { dollarsSchema } from './auctions';
 export { verifyReceipt, type BidReceipt, type ReceiptProof, type ReceiptVerdict } from '../../engine/domain/integrity/receipts';
 export type { PublishedKey } from '../../engine/domain/integrity/signatures';
 
-const hash = z.string().regex(/^[0-9a-f]{64}$/);
+/** Answers only: the server writes them, and a regex per field would cost every bid's answer. */
+const hash = z.string().describe('SHA-256, 64 lowercase hex characters');
 const keyId = z.string().describe('The signing key, as /.well-known/provenance-keys.json lists it');
 const signature = z.string().describe('Ed25519 over the RFC 8785 (JCS) bytes of every other field, base64url');
 

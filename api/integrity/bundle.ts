@@ -34,7 +34,7 @@ export async function auditBundle(deps: { eventStore: EventStore; signer: Signer
     checkpoints: checkpoints!.map((event) => event.data as SignedCheckpoint),
     keys: bundleKeys(keyEvents!),
   };
-  return jcs(deps.signer.sign(bundle));
+  return jcs(await deps.signer.sign(bundle));
 }
 
 function bundleEvent(event: RecordedEvent): BundleEvent {

@@ -12,7 +12,7 @@ import {
   type SignedCheckpoint,
 } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
-import { eventHash } from '../../engine/integrity/event-hash';
+import { eventHash, sha256Bytes } from '../../engine/integrity/event-hash';
 import { MerkleAccumulator } from '../../engine/domain/integrity/merkle';
 import type { Database } from '../database';
 import { SIGNING_KEYS_ACTOR, type Signer } from './signer';
@@ -147,7 +147,7 @@ export class Checkpointer {
     const streams = await Promise.all(streamIds.map((streamId) => this.#checkedStream(streamId, last)));
     const closed = streams[0]!.closing;
     const now = this.#deps.clock();
-    const checkpoint = this.#deps.signer.sign({
+    const checkpoint = await this.#deps.signer.sign({
       format: 'provenance.checkpoint.v1' as const,
       auctionId,
       streams: await Promise.all(streams.map(async (stream, index): Promise<CheckpointedStream> => ({ streamId: streamIds[index]!, size: stream.size, rootHash: await stream.tree.root(), headHash: stream.headHash }))),
@@ -172,7 +172,7 @@ export class Checkpointer {
   async #checkedStream(streamId: string, last: SignedCheckpoint | undefined): Promise<CheckedStream> {
     const known = this.#checked.get(streamId);
     this.#checked.delete(streamId);
-    const tree = known?.tree ?? new MerkleAccumulator();
+    const tree = known?.tree ?? new MerkleAccumulator(sha256Bytes);
     let { size, headHash, closing } = known ?? { size: 0, headHash: null as string | null, closing: false };
     const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
     for (const event of await this.#deps.store.readStream(streamId, { fromRevision: size })) {

@@ -19,7 +19,7 @@ export async function rotateSigningKey(deps: { commands: CommandHandler; clock: 
   const current = await readSigningKey(dataDir);
   if (current === null) throw new Error(`No signing key in ${signingKeyFile(dataDir)} yet: the API makes one when it first starts`);
   const next = await SigningKey.generate();
-  const { signature } = current.sign(endorsedStatement(next));
+  const { signature } = await current.sign(endorsedStatement(next));
   const file = signingKeyFile(dataDir);
   // Beside the old file until the log has it: a failed append leaves the old key in place.
   const pending = `${file}.next`;

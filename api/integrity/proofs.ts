@@ -3,6 +3,7 @@ import { auctionCheckpointsStreamId, auctionStreamId, type SignedCheckpoint } fr
 import type { EventStore } from '../../engine/eventstore/port';
 import { inclusionProof } from '../../engine/domain/integrity/merkle';
 import type { ReceiptProof } from '../../engine/domain/integrity/receipts';
+import { sha256Bytes } from '../../engine/integrity/event-hash';
 import type { Database } from '../database';
 import { HttpError } from '../http/errors';
 
@@ -35,5 +36,5 @@ export async function receiptProof(deps: { db: Kysely<Database>; eventStore: Eve
   const leaves = events.slice(0, treeSize).map((event) => event.hash);
   if (leaves.some((hash) => hash === null)) throw new HttpError(409, "This auction's log was stored before events were hashed: it has no proof", 'NOT_HASHED');
   const hashes = leaves as string[];
-  return { bidId, streamId, hash: hashes[revision]!, revision, treeSize, auditPath: await inclusionProof(hashes, revision), checkpoint };
+  return { bidId, streamId, hash: hashes[revision]!, revision, treeSize, auditPath: await inclusionProof(hashes, revision, sha256Bytes), checkpoint };
 }

@@ -16,7 +16,7 @@ function receiptEvent(event: { type: string; data: unknown }, bidderId: string):
   return null;
 }
 
-function signedReceipt(signer: Signer, event: ReceiptEvent, link: Pick<ChainLink, 'revision' | 'hash' | 'previousHash'>): BidReceipt {
+function signedReceipt(signer: Signer, event: ReceiptEvent, link: Pick<ChainLink, 'revision' | 'hash' | 'previousHash'>): Promise<BidReceipt> {
   const { auctionId } = event.data;
   const bid =
     event.type === 'AuctionClosed'
@@ -64,9 +64,11 @@ export async function receiptsOf(deps: { signer: Signer; eventStore: EventStore 
   const streamId = auctionStreamId(auctionId);
   const recorded = await deps.eventStore.readStream(streamId);
   const { marks } = verifyChain(streamId, recorded);
-  return recorded.flatMap((stored, index) => {
-    const event = receiptEvent(stored, bidderId);
-    if (!event || marks[index] !== 'VERIFIED') return [];
-    return [signedReceipt(deps.signer, event, { revision: stored.revision, hash: stored.hash!, previousHash: stored.previousHash })];
-  });
+  return Promise.all(
+    recorded.flatMap((stored, index) => {
+      const event = receiptEvent(stored, bidderId);
+      if (!event || marks[index] !== 'VERIFIED') return [];
+      return [signedReceipt(deps.signer, event, { revision: stored.revision, hash: stored.hash!, previousHash: stored.previousHash })];
+    }),
+  );
 }

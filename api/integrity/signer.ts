@@ -97,7 +97,7 @@ export class Signer {
     return this.#current().keyId;
   }
 
-  sign<T extends object>(statement: T): T & Signed {
+  sign<T extends object>(statement: T): Promise<T & Signed> {
     return this.#current().sign(statement);
   }
 

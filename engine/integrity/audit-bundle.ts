@@ -12,6 +12,7 @@ import { jcs } from '../domain/integrity/canonical';
 import { MerkleAccumulator, rootFromInclusionProof, inclusionProof } from '../domain/integrity/merkle';
 import { verifyReceipt, type BidReceipt } from '../domain/integrity/receipts';
 import { keyIdOf, verifySigned, type PublishedKey, type Signed } from '../domain/integrity/signatures';
+import { sha256Bytes } from './event-hash';
 import { verifyChain } from './verify-chain';
 
 /**
@@ -215,7 +216,7 @@ async function checkCheckpoints(
   const rootAt = async (streamId: string, size: number): Promise<string> => {
     const events = streams.get(streamId)!;
     let grown = trees.get(streamId);
-    if (!grown || grown.size > size) grown = { tree: new MerkleAccumulator(), size: 0 };
+    if (!grown || grown.size > size) grown = { tree: new MerkleAccumulator(sha256Bytes), size: 0 };
     while (grown.size < size) await grown.tree.append(events[grown.size++]!.hash ?? '0'.repeat(64));
     trees.set(streamId, grown);
     return grown.tree.root();
@@ -300,7 +301,7 @@ export async function verifyReceiptInBundle(bundleText: string, receipt: BidRece
   else {
     const { size, rootHash } = checkpoint.streams.find((entry) => entry.streamId === receipt.streamId)!;
     const leaves = stream.events.slice(0, size).map((entry) => entry.hash ?? '');
-    const proven = await inclusionProof(leaves, receipt.revision)
+    const proven = await inclusionProof(leaves, receipt.revision, sha256Bytes)
       .then((path) => rootFromInclusionProof(receipt.hash, receipt.revision, size, path))
       .then((root) => root === rootHash && verifySigned(checkpoint, keys))
       .catch(() => false);

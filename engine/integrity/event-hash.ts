@@ -65,6 +65,11 @@ export function chainHashes(
   });
 }
 
+/** node:crypto's SHA-256, synchronous: for the Merkle trees a server builds (merkle.ts's Sha256). */
+export function sha256Bytes(bytes: Uint8Array): Uint8Array {
+  return createHash('sha256').update(bytes).digest();
+}
+
 export function sha256Hex(text: string): Hash {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }

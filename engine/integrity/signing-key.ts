@@ -1,12 +1,17 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { canonicalBytes } from '../domain/integrity/canonical';
 import { keyIdOf, signedPart, type Signed } from '../domain/integrity/signatures';
 
 /**
  * The Ed25519 key this process signs with (node:crypto). Its public half is published in the log
- * (keys.ts) under its id; signing is synchronous and deterministic (RFC 8032), a few tens of
- * microseconds, so a receipt is signed in the request that placed the bid.
+ * (signing-keys.ts) under its id. Signing is deterministic (RFC 8032) and takes some tens of
+ * microseconds of CPU: it runs on libuv's thread pool, not on the thread that answers requests, so
+ * that a hot auction's receipts, each signed in the request that placed its bid, do not queue
+ * every other request behind them.
  */
+const signOnThreadPool = promisify(sign) as (algorithm: null, data: Uint8Array, key: KeyObject) => Promise<Buffer>;
+
 export class SigningKey {
   private constructor(
     readonly privateKey: KeyObject,
@@ -35,9 +40,9 @@ export class SigningKey {
   }
 
   /** The statement with this key's id and its signature over the canonical bytes of the rest. */
-  sign<T extends object>(statement: T): T & Signed {
+  async sign<T extends object>(statement: T): Promise<T & Signed> {
     const named = { ...statement, keyId: this.keyId };
-    const signature = sign(null, canonicalBytes(signedPart({ ...named, signature: '' })), this.privateKey).toString('base64url');
+    const signature = (await signOnThreadPool(null, canonicalBytes(signedPart({ ...named, signature: '' })), this.privateKey)).toString('base64url');
     return { ...named, signature };
   }
 }

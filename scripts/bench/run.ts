@@ -16,7 +16,7 @@ import { lcpFigures } from './marketplace-lcp';
 import { listingsFigures } from './marketplace-listings';
 import { pureEngineFigures } from './pure-engine';
 import { eventStoreOf, type ServerBenchOptions } from './server-harness';
-import { hotAuctionFigures, noticeFigures, twoProcessHotAuctionFigures } from './server-hot-auction';
+import { hotAuctionFigures, noticeFigures, twoProcessHotAuctionFigures, verifiableHistoryFigures } from './server-hot-auction';
 import { liveFanOutFigures } from './server-live-fan-out';
 import { benchOptionsFromEnv, DEFAULT_POSTGRES_URL } from './settings';
 import { appendFigures } from './store-appends';
@@ -46,6 +46,12 @@ const SECTIONS: readonly Section[] = [
   { name: 'lcp', about: '/marketplace LCP in headless Chromium vs a static page with the same image (BENCH_LCP_LOADS, 7)', run: lcpFigures },
   { name: 'live-fan-out', servers: true, about: 'bid -> bid_placed at the last of 1,000 sockets vs a bare ws server', run: liveFanOutFigures },
   { name: 'notices', servers: true, about: 'the hot auction with the notifier on vs off, and the notices it makes per second', run: noticeFigures },
+  {
+    name: 'verifiable-history',
+    servers: true,
+    about: 'the hot auction hashed, chained and signed vs the product before verifiable history (built from git history)',
+    run: verifiableHistoryFigures,
+  },
   { name: 'two-processes', servers: true, about: 'the hot auction with two server processes on one database', run: twoProcessHotAuctionFigures },
   { name: 'engine', about: 'the pure engine, decide + evolve, one bid after another', run: pureEngineFigures },
   { name: 'audit', about: "the auditors' log query, 17 filters (BENCH_AUDIT_EVENTS, 1,000,000)", run: auditFilterFigures },

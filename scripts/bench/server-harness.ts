@@ -6,7 +6,7 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { openSync, closeSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,8 @@ export interface ServerSettings {
   readonly name: string;
   /** false: the server makes no notices (NOTIFIER=off), to measure what making them costs. */
   readonly notifier?: boolean;
+  /** Another version of the product to run instead of this checkout's (a folder from `checkoutOf`). */
+  readonly repository?: string;
 }
 
 export type DeploymentSettings = Omit<ServerSettings, 'name'>;
@@ -128,10 +130,11 @@ export async function startProductServer(settings: ServerSettings): Promise<Prod
     RATE_LIMIT_BULK_IMPORT: UNLIMITED,
     ...(settings.notifier === false ? { NOTIFIER: 'off' } : {}),
   };
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: REPOSITORY, stdio: 'ignore' });
+  const repository = settings.repository ?? REPOSITORY;
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: repository, stdio: 'ignore' });
   // BENCH_CPU_PROFILE_DIR: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, ['--liftoff-only', ...profile, 'dist/server/server.js'], { cwd: REPOSITORY, env, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(process.execPath, ['--liftoff-only', ...profile, 'dist/server/server.js'], { cwd: repository, env, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
@@ -151,6 +154,23 @@ export async function startProductServer(settings: ServerSettings): Promise<Prod
       throw new Error(`${settings.name} not ready after 120 s:\n${await tail(logFile)}`);
     }
   }
+}
+
+/**
+ * The product as it was at `commit` (this repository's history), in a folder of its own with this
+ * checkout's node_modules, for a section that measures a change against the version before it.
+ * Null when the history does not hold it (a shallow clone): the section then says it did not run.
+ */
+export async function checkoutOf(commit: string): Promise<{ folder: string; remove(): Promise<void> } | null> {
+  try {
+    execFileSync('git', ['-C', REPOSITORY, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const folder = await mkdtemp(join(tmpdir(), `provenance-${commit}-`));
+  execFileSync('bash', ['-c', 'git -C "$0" archive "$1" | tar -x -C "$2"', REPOSITORY, commit, folder]);
+  await symlink(join(REPOSITORY, 'node_modules'), join(folder, 'node_modules'));
+  return { folder, remove: () => rm(folder, { recursive: true, force: true }) };
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -25,7 +25,9 @@ import {
   type Bidder,
   type ErrorBody,
   type ProductServer,
+  checkoutOf,
   type ServerBenchOptions,
+  type ServerSettings,
 } from './server-harness';
 
 const BIDDERS = 32;
@@ -122,6 +124,58 @@ export async function noticeFigures(options: ServerBenchOptions): Promise<Figure
   ];
 }
 
+/** The last commit before verifiable history (issue 19): events not hashed, no receipts, no checkpoints. */
+const BEFORE_VERIFIABLE_HISTORY = 'e618d99';
+
+/**
+ * What verifiable history costs a hot auction: every event hashed into its stream's chain in the
+ * append, every accepted bid's receipt signed in its answer, checkpoints signed every 100 events;
+ * against the product as it was just before (BEFORE_VERIFIABLE_HISTORY, built from this repository's
+ * history), race by race, each in a fresh deployment, the two in turn.
+ */
+export async function verifiableHistoryFigures(options: ServerBenchOptions): Promise<Figure[]> {
+  const before = await checkoutOf(BEFORE_VERIFIABLE_HISTORY);
+  if (before === null) {
+    options.log(`verifiable-history: NOT RUN: this clone's history lacks ${BEFORE_VERIFIABLE_HISTORY}, the version to compare with (fetch the whole history)`);
+    return [];
+  }
+  try {
+    const raceIn = (repository: string | undefined) => withDeployment(options, 1, (deployment) => deployment.race(options.seconds), repository ? { repository } : {});
+    const withHistory: RaceResult[] = [];
+    const without: RaceResult[] = [];
+    for (let trial = 1; trial <= options.trials; trial++) {
+      without.push(await raceIn(before.folder));
+      withHistory.push(await raceIn(undefined));
+      options.log(`verifiable history, trial ${trial}: ${withHistory.at(-1)!.acceptedPerSecond} accepted bids/s hashed and signed vs ${without.at(-1)!.acceptedPerSecond} before`);
+    }
+    const cpuMsPerBid = (race: RaceResult) => round((race.serverCpuCores[0]! / race.acceptedPerSecond) * 1000, 3);
+    const baselineName = `the same product before verifiable history (${BEFORE_VERIFIABLE_HISTORY}), same database server`;
+    return [
+      {
+        name: `accepted bids/s on ONE auction, ${BIDDERS} bidders, every event hashed and chained, every receipt signed, checkpoints signed`,
+        unit: 'bids/s',
+        baselineName,
+        higherIsBetter: true,
+        // At most 10% more costly: no less than 1 / 1.1 of the bids per second.
+        goalRatio: round(1 / 1.1, 3),
+        trials: withHistory.map((race, index) => ({ value: race.acceptedPerSecond, baseline: without[index]!.acceptedPerSecond })),
+        details: { postP50Ms: withHistory.map((race) => race.postMs.p50), postP50MsBefore: without.map((race) => race.postMs.p50) },
+      },
+      {
+        name: 'server CPU per accepted bid on that hot auction, hashed and signed',
+        unit: 'ms',
+        baselineName,
+        higherIsBetter: false,
+        goalRatio: round(1 / 1.1, 3),
+        trials: withHistory.map((race, index) => ({ value: cpuMsPerBid(race), baseline: cpuMsPerBid(without[index]!) })),
+        details: { serverCpuCores: withHistory.map((race) => race.serverCpuCores[0]), serverCpuCoresBefore: without.map((race) => race.serverCpuCores[0]) },
+      },
+    ];
+  } finally {
+    await before.remove();
+  }
+}
+
 /** Notices made during the race (from `startedAt`, for `seconds`), per second; and the share of the race's notices made after it, once the notifier caught up. */
 async function noticesSince(databaseUrl: string, startedAt: Date, seconds: number): Promise<{ noticesPerSecond: number; noticesMadeLaterShare: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -187,7 +241,12 @@ interface Deployment {
  * A database, `processes` servers on it (sharing DATA_DIR and the JWT secret, as replicas do), an
  * admin's photo and the bidders, split evenly between the servers; all removed afterwards.
  */
-async function withDeployment<T>(options: ServerBenchOptions, processes: number, work: (deployment: Deployment) => Promise<T>, server: { notifier?: boolean } = {}): Promise<T> {
+async function withDeployment<T>(
+  options: ServerBenchOptions,
+  processes: number,
+  work: (deployment: Deployment) => Promise<T>,
+  server: Pick<ServerSettings, 'notifier' | 'repository'> = {},
+): Promise<T> {
   return inFreshDeployment(options, async (settings) => {
     const servers: ProductServer[] = [];
     const clients: ApiClient[] = [];

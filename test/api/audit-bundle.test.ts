@@ -230,3 +230,63 @@ describe.each(API_BACKENDS.filter((backend) => backend !== 'KurrentDB'))('audit:
     expect(code).toBe(1);
   });
 });
+
+/**
+ * Property: for random auctions (random bidders, amounts and maxima, some refused, some buy-nows),
+ * the bundle verifies, and the engine's replay of it names the winner and the price that the
+ * auctions read model shows.
+ */
+describe.each(API_BACKENDS)('replaying a verified bundle on %s (property)', (backend) => {
+  let now = new Date('2031-07-01T09:00:00.000Z');
+  let api: TestApi;
+  let auditor: Account;
+  let bidders: Account[];
+
+  beforeAll(async () => {
+    api = await startTestApi(backend, { clock: () => now, services: { checkpoints: { pollMs: 3_600_000 } } });
+    auditor = await api.signUp('AUDITOR');
+    bidders = [await api.signUp('BUYER'), await api.signUp('BUYER'), await api.signUp('BUYER')];
+  });
+  afterAll(async () => api?.close());
+
+  const attempt = fc.record({
+    bidder: fc.nat({ max: 2 }),
+    amount: fc.integer({ min: 45, max: 140 }),
+    maximum: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+    buyNow: fc.integer({ min: 0, max: 9 }).map((draw) => draw === 0),
+  });
+
+  it('gives the winner and the price of the read model', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(attempt, { minLength: 0, maxLength: 8 }), fc.option(fc.integer({ min: 5_500, max: 9_000 }), { nil: null }), async (attempts, reserve) => {
+        const start = now;
+        const { auctionId } = (await createMarketplaceListing(api, {
+          price: 5_000,
+          endsAt: new Date(start.getTime() + 600_000),
+          rules: { reservePrice: reserve, buyNowPrice: 15_000 },
+        })) as { auctionId: string };
+        for (const { bidder, amount, maximum, buyNow } of attempts) {
+          const token = bidders[bidder]!.tokens.accessToken;
+          if (buyNow) await api.call('POST', '/api/bids/buy-now', { token, body: { auctionId } });
+          else await api.call('POST', '/api/bids', { token, body: { auctionId, amount, ...(maximum === null ? {} : { maxAmount: amount + maximum }) } });
+        }
+        now = new Date(start.getTime() + 600_000);
+        await api.deps.lifecycle!.runOnce();
+        await caughtUpWith(api, auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId));
+        await api.deps.checkpointer!.runOnce();
+        const bundle = await fetch(`${api.url}/api/audit/auctions/${auctionId}/bundle`, { headers: { authorization: `Bearer ${auditor.tokens.accessToken}` } });
+        const verdict = await verifyAuditBundle(await bundle.text());
+        expect(verdict.checks.filter((check) => !check.ok)).toEqual([]);
+        const row = await api.deps.db.selectFrom('auctions').select(['status', 'result', 'winner_id', 'final_price']).where('id', '=', auctionId).executeTakeFirstOrThrow();
+        expect({ status: verdict.outcome!.status, result: verdict.outcome!.result, winnerId: verdict.outcome!.winnerId, finalPrice: verdict.outcome!.finalPrice }).toEqual({
+          status: row.status,
+          result: row.result,
+          winnerId: row.winner_id,
+          finalPrice: row.final_price === null ? null : Number(row.final_price),
+        });
+        now = new Date(now.getTime() + 1_000);
+      }),
+      { numRuns: 12 },
+    );
+  });
+});

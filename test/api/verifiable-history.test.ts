@@ -42,7 +42,7 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
     (await owner.sql.query<{ data: { amount: number } }>('SELECT data FROM events WHERE stream_id = $1 AND stream_revision = $2', [streamId, revision])).rows[0]!.data.amount;
 
   beforeAll(async () => {
-    api = await startTestApi(backend);
+    api = await startTestApi(backend, { services: { checkpoints: { pollMs: 3_600_000 } } }); // checkpoints only when a test asks
     owner = await api.storage.connect();
     [admin, auditor, buyer, rival] = [await api.signUp('ADMIN'), await api.signUp('AUDITOR'), await api.signUp('BUYER'), await api.signUp('BUYER')];
     ({ auctionId } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string });
@@ -88,6 +88,18 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
     const forged = eventHash({ ...changed!, previousHash: changed!.previousHash });
     await tamper((sql) => sql.query(`UPDATE events SET hash = $2 WHERE stream_id = $1 AND stream_revision = 4`, [streamId, forged]));
     expect((await verify()).body).toMatchObject({ valid: false, firstInvalidRevision: 5, problem: 'Revision 5 does not follow revision 4: it names another event before it' });
+  });
+
+  it("names the last events removed, which only the auction's last checkpoint can tell", async () => {
+    const { auctionId: checkpointed } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string };
+    const stream = auctionStreamId(checkpointed);
+    for (const [account, amount] of [[buyer, 60], [rival, 70]] as const) {
+      expect((await api.call('POST', '/api/bids', { token: account.tokens.accessToken, body: { auctionId: checkpointed, amount } })).status).toBe(201);
+    }
+    await caughtUpWith(api, stream);
+    await api.deps.checkpointer!.runOnce();
+    await tamper((sql) => sql.query(`DELETE FROM events WHERE stream_id = $1 AND stream_revision = 3`, [stream]));
+    expect((await verify(stream)).body).toMatchObject({ valid: false, firstInvalidRevision: 3, problem: expect.stringMatching(/^Revision 3 is missing: the checkpoint of .+ signed 4 events$/) });
   });
 
   it('names two events swapped in place, and an event deleted', async () => {

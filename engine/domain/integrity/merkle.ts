@@ -15,9 +15,14 @@ const LEAF_PREFIX = 0x00;
 const NODE_PREFIX = 0x01;
 const HASH_BYTES = 32;
 
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-}
+/**
+ * SHA-256 as the tree hashes with it. Web Crypto by default (browser and Node); a server building
+ * trees of many leaves passes node:crypto's synchronous one, which costs a fraction of an
+ * asynchronous digest per node.
+ */
+export type Sha256 = (bytes: Uint8Array<ArrayBuffer>) => Promise<Uint8Array> | Uint8Array;
+
+const webCryptoSha256: Sha256 = async (bytes) => new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
 
 function prefixed(prefix: number, ...parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(1 + parts.reduce((total, part) => total + part.length, 0));
@@ -30,15 +35,15 @@ function prefixed(prefix: number, ...parts: readonly Uint8Array[]): Uint8Array<A
   return out;
 }
 
-export function hashLeaf(data: Uint8Array): Promise<Uint8Array> {
+export async function hashLeaf(data: Uint8Array, sha256: Sha256 = webCryptoSha256): Promise<Uint8Array> {
   return sha256(prefixed(LEAF_PREFIX, data));
 }
 
-export function hashChildren(left: Uint8Array, right: Uint8Array): Promise<Uint8Array> {
+export async function hashChildren(left: Uint8Array, right: Uint8Array, sha256: Sha256 = webCryptoSha256): Promise<Uint8Array> {
   return sha256(prefixed(NODE_PREFIX, left, right));
 }
 
-const emptyTreeHash = (): Promise<Uint8Array> => sha256(new Uint8Array(0));
+const emptyTreeHash = async (sha256: Sha256): Promise<Uint8Array> => sha256(new Uint8Array(0));
 
 /**
  * Every level of the tree, leaf hashes first, root last. Built bottom-up rather than by the RFC's
@@ -46,11 +51,11 @@ const emptyTreeHash = (): Promise<Uint8Array> => sha256(new Uint8Array(0));
  * same tree as pairing neighbours level by level and promoting a level's lone last node unchanged.
  * Each level's hashes run concurrently because Web Crypto digests are asynchronous.
  */
-async function levelsOf(leaves: readonly Uint8Array[]): Promise<Uint8Array[][]> {
-  const levels = [await Promise.all(leaves.map(hashLeaf))];
+async function levelsOf(leaves: readonly Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
+  const levels = [await Promise.all(leaves.map((leaf) => hashLeaf(leaf, sha256)))];
   for (let level = levels[0]!; level.length > 1; ) {
     const pairs: Promise<Uint8Array>[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(hashChildren(level[i]!, level[i + 1]!));
+    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(hashChildren(level[i]!, level[i + 1]!, sha256));
     const next = await Promise.all(pairs);
     if (level.length % 2 === 1) next.push(level[level.length - 1]!);
     levels.push(next);
@@ -60,20 +65,20 @@ async function levelsOf(leaves: readonly Uint8Array[]): Promise<Uint8Array[][]> 
 }
 
 /** MTH(D[n]) of RFC 6962 §2.1 over leaf data of any length. */
-export async function merkleRootOfData(leaves: readonly Uint8Array[]): Promise<Uint8Array> {
-  if (leaves.length === 0) return emptyTreeHash();
-  const levels = await levelsOf(leaves);
+export async function merkleRootOfData(leaves: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<Uint8Array> {
+  if (leaves.length === 0) return emptyTreeHash(sha256);
+  const levels = await levelsOf(leaves, sha256);
   return levels[levels.length - 1]![0]!;
 }
 
 /** PATH(m, D[n]) of RFC 6962 §2.1.1: sibling hashes from the leaf up to the root. */
-export async function inclusionProofOfData(leaves: readonly Uint8Array[], index: number): Promise<Uint8Array[]> {
+export async function inclusionProofOfData(leaves: readonly Uint8Array[], index: number, sha256: Sha256 = webCryptoSha256): Promise<Uint8Array[]> {
   if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length) {
     throw new RangeError(`Leaf index ${index} is outside a tree of ${leaves.length} leaves.`);
   }
   const path: Uint8Array[] = [];
   let position = index;
-  for (const level of (await levelsOf(leaves)).slice(0, -1)) {
+  for (const level of (await levelsOf(leaves, sha256)).slice(0, -1)) {
     const sibling = position % 2 === 0 ? position + 1 : position - 1;
     // A lone last node has no sibling on its level: it is promoted, and contributes nothing to the path.
     if (sibling < level.length) path.push(level[sibling]!);
@@ -161,12 +166,12 @@ function hexOf(bytes: Uint8Array): Hex {
 }
 
 /** The tree hash over event hashes; each leaf's data is the 32 bytes of its hash, not the hex text. */
-export async function merkleRoot(leaves: readonly Hex[]): Promise<Hex> {
-  return hexOf(await merkleRootOfData(leaves.map(bytesOf)));
+export async function merkleRoot(leaves: readonly Hex[], sha256?: Sha256): Promise<Hex> {
+  return hexOf(await merkleRootOfData(leaves.map(bytesOf), sha256));
 }
 
-export async function inclusionProof(leaves: readonly Hex[], index: number): Promise<Hex[]> {
-  return (await inclusionProofOfData(leaves.map(bytesOf), index)).map(hexOf);
+export async function inclusionProof(leaves: readonly Hex[], index: number, sha256?: Sha256): Promise<Hex[]> {
+  return (await inclusionProofOfData(leaves.map(bytesOf), index, sha256)).map(hexOf);
 }
 
 /** `leaf` is the event hash itself (the leaf data); the RFC 6962 leaf hash is taken here. */
@@ -185,8 +190,10 @@ export class MerkleAccumulator {
   // Appends and root() await hashing midway; queued so overlapping calls see each other's results whole.
   #queue: Promise<unknown> = Promise.resolve();
 
-  static async of(leaves: readonly Hex[]): Promise<MerkleAccumulator> {
-    const accumulator = new MerkleAccumulator();
+  constructor(private readonly sha256: Sha256 = webCryptoSha256) {}
+
+  static async of(leaves: readonly Hex[], sha256?: Sha256): Promise<MerkleAccumulator> {
+    const accumulator = new MerkleAccumulator(sha256);
     for (const leaf of leaves) await accumulator.append(leaf);
     return accumulator;
   }
@@ -203,9 +210,9 @@ export class MerkleAccumulator {
   appendData(data: Uint8Array): Promise<void> {
     const copy = data.slice();
     return this.#serialized(async () => {
-      let node = await hashLeaf(copy);
+      let node = await hashLeaf(copy, this.sha256);
       for (let carry = this.#size; carry % 2 === 1; carry = Math.floor(carry / 2)) {
-        node = await hashChildren(this.#subtrees.pop()!, node);
+        node = await hashChildren(this.#subtrees.pop()!, node, this.sha256);
       }
       this.#subtrees.push(node);
       this.#size += 1;
@@ -220,9 +227,9 @@ export class MerkleAccumulator {
   rootBytes(): Promise<Uint8Array> {
     return this.#serialized(async () => {
       const subtrees = this.#subtrees;
-      if (subtrees.length === 0) return emptyTreeHash();
+      if (subtrees.length === 0) return emptyTreeHash(this.sha256);
       let root = subtrees[subtrees.length - 1]!;
-      for (let i = subtrees.length - 2; i >= 0; i--) root = await hashChildren(subtrees[i]!, root);
+      for (let i = subtrees.length - 2; i >= 0; i--) root = await hashChildren(subtrees[i]!, root, this.sha256);
       return root;
     });
   }

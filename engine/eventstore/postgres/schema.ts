@@ -106,11 +106,11 @@ const APPEND_FUNCTIONS = [
              'stored', event_store_stored_identities(requests))::text;
        END IF;
        CONTINUE WHEN event_count = 0;
-       -- The chain goes on from the stream's last event, read under the stream's row lock taken above.
+       -- The chain goes on from the stream's last event, read under the stream's row lock taken above;
+       -- each hash covers the one before it, so they are worked out in order, then inserted at once.
        SELECT hash INTO previous FROM events WHERE stream_id = target AND stream_revision = last_revision - event_count;
        first_previous := previous;
        hashes := '[]';
-       written := 0;
        FOR event, event_revision IN
          SELECT e.value, last_revision - event_count + e.ordinality
          FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality) ORDER BY e.ordinality
@@ -120,14 +120,19 @@ const APPEND_FUNCTIONS = [
          END IF;
          digest := encode(sha256(convert_to(
            (event->>'head') || coalesce('"' || previous || '"', 'null') || ',"revision":' || event_revision || (event->>'tail'), 'UTF8')), 'hex');
-         INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata, hash, previous_hash)
-         VALUES (target, event_revision, (event->>'id')::uuid, event->>'type', event->'data', event->'metadata', digest, previous)
-         ON CONFLICT (event_id) DO NOTHING
-         RETURNING global_position INTO last_position;
-         IF FOUND THEN written := written + 1; END IF;
          hashes := hashes || to_jsonb(digest);
          previous := digest;
        END LOOP;
+       WITH written_events AS (
+         INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata, hash, previous_hash)
+         SELECT target, last_revision - event_count + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata',
+                hashes->>(e.ordinality::int - 1), CASE WHEN e.ordinality = 1 THEN first_previous ELSE hashes->>(e.ordinality::int - 2) END
+         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality)
+         ORDER BY e.ordinality
+         ON CONFLICT (event_id) DO NOTHING
+         RETURNING global_position
+       )
+       SELECT count(*), max(global_position) INTO written, last_position FROM written_events;
        IF written < event_count THEN
          RAISE EXCEPTION USING ERRCODE = 'PVDUP', MESSAGE = format('Stream %s: event ids already stored', target),
            DETAIL = jsonb_build_object('streamId', target, 'stored', event_store_stored_identities(requests))::text;
