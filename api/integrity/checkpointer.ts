@@ -121,6 +121,9 @@ export class Checkpointer {
           ]),
         ),
       )
+      // Auctions whose log failed its check are left to an operator: they must not crowd out the rest.
+      .$if(this.#tampered.size > 0, (query) => query.where('auction_id', 'not in', [...this.#tampered]))
+      .orderBy('signed_at', (order) => order.nullsFirst())
       .limit(100)
       .execute();
     const signed: string[] = [];
@@ -132,6 +135,10 @@ export class Checkpointer {
         if (error instanceof TamperedLogError) {
           this.#tampered.add(auctionId);
           this.#deps.log.error({ auctionId, problem: error.message }, 'checkpointer: this auction\'s log fails its check; it is signed no more');
+        } else if (error instanceof DomainError && error.code === 'CHECKPOINT_FORKED') {
+          // The log changed between two checkpoints (another process signed what this one did not see).
+          this.#tampered.add(auctionId);
+          this.#deps.log.error({ auctionId, problem: error.message }, "checkpointer: this auction's log changed since its last checkpoint; it is signed no more");
         } else if (!(error instanceof DomainError)) {
           this.#deps.log.error({ err: error, auctionId }, 'checkpointer: could not sign; trying again next round');
         }

@@ -31,10 +31,10 @@ export async function receiptProof(deps: { db: Kysely<Database>; eventStore: Eve
   if (revision === -1) throw new HttpError(404, 'Bid not found', 'BID_NOT_FOUND');
   const checkpoints = (await deps.eventStore.readStream(auctionCheckpointsStreamId(auctionId))).map((event) => event.data as SignedCheckpoint);
   const checkpoint = checkpoints.find((candidate) => (candidate.streams.find((stream) => stream.streamId === streamId)?.size ?? 0) > revision);
+  if (events.some((event) => event.hash === null)) throw new HttpError(409, "This auction's log was stored before events were hashed: it has no proof", 'NOT_HASHED');
   if (!checkpoint) return null;
   const treeSize = checkpoint.streams.find((stream) => stream.streamId === streamId)!.size;
   const leaves = events.slice(0, treeSize).map((event) => event.hash);
-  if (leaves.some((hash) => hash === null)) throw new HttpError(409, "This auction's log was stored before events were hashed: it has no proof", 'NOT_HASHED');
   const hashes = leaves as string[];
   return { bidId, streamId, hash: hashes[revision]!, revision, treeSize, auditPath: await inclusionProof(hashes, revision, sha256Bytes), checkpoint };
 }

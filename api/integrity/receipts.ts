@@ -2,9 +2,9 @@ import type { HandledCommand } from '../../engine/application/command-handler';
 import { auctionStreamId, type AuctionEvent, type AuctionState } from '../../engine/domain';
 import type { ChainLink, EventStore } from '../../engine/eventstore/port';
 import type { BidReceipt } from '../../engine/domain/integrity/receipts';
-import { verifyChain } from '../../engine/integrity/verify-chain';
 import { toDollars } from '../http/money';
 import type { Signer } from './signer';
+import { verifyStream } from './stream-verification';
 
 /** The event a bidder's receipt is for: their bid or raised maximum, or the close of their buy-now. */
 type ReceiptEvent = Extract<AuctionEvent, { type: 'BidPlaced' | 'MaximumBidRaised' | 'AuctionClosed' }>;
@@ -58,17 +58,18 @@ export async function receiptForHandled(
 
 /**
  * Every receipt a bidder has in an auction, in stream order, signed now by this process's key. Only
- * for events whose chain checks: a changed event gets no signature over what it says now.
+ * for events the log vouches for: the chain checks up to them and the last checkpoint still holds
+ * (stream-verification.ts); a changed event gets no signature over what it says now.
  */
 export async function receiptsOf(deps: { signer: Signer; eventStore: EventStore }, auctionId: string, bidderId: string): Promise<BidReceipt[]> {
   const streamId = auctionStreamId(auctionId);
   const recorded = await deps.eventStore.readStream(streamId);
-  const { marks } = verifyChain(streamId, recorded);
+  const verdict = await verifyStream(deps, streamId);
+  const vouched = verdict === null ? 0 : verdict.valid ? recorded.length : (verdict.firstInvalidRevision ?? 0);
   return Promise.all(
-    recorded.flatMap((stored, index) => {
+    recorded.slice(0, vouched).flatMap((stored) => {
       const event = receiptEvent(stored, bidderId);
-      if (!event || marks[index] !== 'VERIFIED') return [];
-      return [signedReceipt(deps.signer, event, { revision: stored.revision, hash: stored.hash!, previousHash: stored.previousHash })];
+      return event ? [signedReceipt(deps.signer, event, { revision: stored.revision, hash: stored.hash!, previousHash: stored.previousHash })] : [];
     }),
   );
 }

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { CommandHandler } from '../../engine/application/command-handler';
 import type { Logger } from '../../engine/application/logger';
 import { loadStream } from '../../engine/application/command-handler';
-import { commandMetadata, SIGNING_KEYS_STREAM_ID, signingKeysDecider, type Actor, type SigningKeysState } from '../../engine/domain';
+import { commandMetadata, endorsedStatement, SIGNING_KEYS_STREAM_ID, signingKeysDecider, type Actor, type SigningKeysState } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
 import { SigningKey } from '../../engine/integrity/signing-key';
-import type { PublishedKey, Signed } from '../../engine/domain/integrity/signatures';
+import { verifySigned, type PublishedKey, type Signed } from '../../engine/domain/integrity/signatures';
 import { createOnce } from '../data-dir-files';
 
 /** Who records signing keys in the log: the process that signs with them, or `npm run keys:rotate`. */
@@ -44,10 +44,20 @@ export async function readSigningKey(dataDir: string): Promise<SigningKey | null
   }
 }
 
-/** The log's keys as /.well-known/provenance-keys.json publishes them, oldest first. */
+/**
+ * The log's keys as /.well-known/provenance-keys.json publishes them, oldest first: the line of
+ * rotations from the first key, each successor's endorsement checked. A key the log holds beside
+ * that line (written into the database, not by a rotation) is not published: nothing it signed verifies.
+ */
 export async function publishedKeys(store: EventStore): Promise<PublishedKey[]> {
   const { state } = await loadStream(store, signingKeysDecider, SIGNING_KEYS_STREAM_ID);
-  return state.map(({ keyId, publicKey, addedAt, retiredAt }) => ({ keyId, algorithm: 'Ed25519', publicKey, createdAt: addedAt, retiredAt }));
+  const line: PublishedKey[] = [];
+  for (const [index, key] of state.entries()) {
+    const published: PublishedKey = { keyId: key.keyId, algorithm: 'Ed25519', publicKey: key.publicKey, createdAt: key.addedAt, retiredAt: key.retiredAt };
+    const endorsed = key.endorsement !== null && (await verifySigned({ ...endorsedStatement(key), ...key.endorsement }, line));
+    if ((index === 0 && key.endorsement === null) || endorsed) line.push(published);
+  }
+  return line;
 }
 
 export interface SignerDependencies {
@@ -84,6 +94,9 @@ export class Signer {
       );
     }
     await this.#record(key);
+    if (!(await publishedKeys(this.#deps.store)).some((published) => published.keyId === key.keyId)) {
+      throw new Error(`The signing key ${key.keyId} is in the log beside its line of rotations: nothing it signed would verify. The log's keys need looking into.`);
+    }
     this.#key = key;
     this.#timer = setInterval(() => void this.refresh(), WATCH_MS);
     this.#timer.unref();

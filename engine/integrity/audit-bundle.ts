@@ -3,6 +3,7 @@ import {
   auctionRejectionsStreamId,
   auctionStreamId,
   endorsedStatement,
+  keyLineProblems,
   replayAuction,
   signedCheckpointSchema,
   type AuctionState,
@@ -165,6 +166,12 @@ async function verify(text: string, pinned: readonly PublishedKey[] | undefined)
 
   const auctionEvents = bundle.streams[0]!.events;
   const replay = replayAuction(auctionEvents);
+  // A closed auction's whole log is signed once it closed: a bundle whose last checkpoint says
+  // otherwise lacks the very signature that vouches for the result (or had it taken out).
+  const last = bundle.checkpoints.at(-1);
+  if ((replay.state.status === 'ENDED' || replay.state.status === 'CANCELLED') && (!last?.closed || unsigned > 0)) {
+    checks.push({ ok: false, what: 'The auction closed, but no checkpoint in the bundle signs its whole log, its close included (exported before the closing checkpoint? export it again in a minute)' });
+  }
   if (replay.consistent) checks.push({ ok: true, what: `Replayed: the engine decides the ${replay.decisions} recorded commands again, each exactly as recorded` });
   else {
     checks.push({ ok: false, what: `Replay: ${replay.problem}` });
@@ -181,7 +188,8 @@ async function verify(text: string, pinned: readonly PublishedKey[] | undefined)
 }
 
 async function checkKeys(bundle: AuditBundle, pinned: readonly PublishedKey[] | undefined, checks: BundleCheck[]): Promise<PublishedKey[]> {
-  const problems: string[] = [];
+  const problems: string[] = keyLineProblems(bundle.keys);
+  if (bundle.keys.length === 0) problems.push('The bundle carries no key');
   for (const key of bundle.keys) {
     if ((await keyIdOf(key.publicKey).catch(() => null)) !== key.keyId) problems.push(`${key.keyId} is not the id of its public key`);
     if (pinned && !pinned.some((trusted) => trusted.keyId === key.keyId && trusted.publicKey === key.publicKey)) problems.push(`${key.keyId} is not among the keys given with --keys`);
@@ -192,7 +200,7 @@ async function checkKeys(bundle: AuditBundle, pinned: readonly PublishedKey[] | 
   const retired = bundle.keys.filter((key) => key.retiredAt !== null).length;
   checks.push(
     problems.length === 0
-      ? { ok: true, what: `Keys: ${bundle.keys.length} (${retired} retired), each id its key's, each successor endorsed by the key it replaced${pinned ? ', all among the keys given' : ''}` }
+      ? { ok: true, what: `Keys: ${bundle.keys.length} (${retired} retired), each id its key's, one line of rotations from the first, each successor endorsed by the key it replaced${pinned ? ', all among the keys given' : ''}` }
       : { ok: false, what: `Keys: ${problems.join('; ')}` },
   );
   return pinned ? [...pinned] : bundle.keys;

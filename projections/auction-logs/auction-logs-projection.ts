@@ -56,7 +56,8 @@ export const auctionLogsProjection: Projection = {
         AS change(auction_id text, added integer, scheduled boolean, closed boolean, signed_size integer, signed_at timestamptz, checkpoints integer)
       WHERE scheduled OR EXISTS (SELECT 1 FROM auction_logs WHERE auction_logs.auction_id = change.auction_id)
       ON CONFLICT (auction_id) DO UPDATE SET
-        log_size = log.log_size + excluded.log_size,
+        -- A checkpoint counts every event it signs, refusals recorded before the auction existed included.
+        log_size = greatest(log.log_size + excluded.log_size, CASE WHEN excluded.checkpoints > 0 THEN excluded.signed_size ELSE 0 END),
         signed_size = CASE WHEN excluded.checkpoints > 0 THEN excluded.signed_size ELSE log.signed_size END,
         signed_at = CASE WHEN excluded.checkpoints > 0 THEN excluded.signed_at ELSE log.signed_at END,
         checkpoints = log.checkpoints + excluded.checkpoints,

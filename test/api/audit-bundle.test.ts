@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,9 +8,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BidReceipt, PublishedKey } from '../../api/contracts/receipts';
 import { rotateSigningKey } from '../../api/integrity/key-rotation';
-import { auctionCheckpointsStreamId, auctionRejectionsStreamId, auctionStreamId } from '../../engine/domain';
+import { auctionCheckpointsStreamId, auctionRejectionsStreamId, auctionStreamId, SIGNING_KEYS_STREAM_ID } from '../../engine/domain';
 import type { SqlQueryable } from '../../engine/postgres/sql-client';
-import { verifyAuditBundle } from '../../engine/integrity/audit-bundle';
+import { verifyAuditBundle, type AuditBundle } from '../../engine/integrity/audit-bundle';
+import { jcs } from '../../engine/domain/integrity/canonical';
+import { SigningKey } from '../../engine/integrity/signing-key';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 import { caughtUpWith, createMarketplaceListing } from '../support/marketplace';
 
@@ -110,7 +113,7 @@ describe.each(API_BACKENDS)('the audit bundle and npm run audit:verify on %s', (
     expect(out).toContain('✓ In its canonical form (RFC 8785), byte for byte');
     expect(out).toContain(`✓ ${auctionStreamId(auctionId)}: 6 events, every hash and link holds`);
     expect(out).toContain(`✓ ${auctionRejectionsStreamId(auctionId)}: 1 events, every hash and link holds`);
-    expect(out).toMatch(/✓ Keys: 2 \(1 retired\), each id its key's, each successor endorsed by the key it replaced/);
+    expect(out).toMatch(/✓ Keys: 2 \(1 retired\), each id its key's, one line of rotations from the first, each successor endorsed by the key it replaced/);
     expect(out).toMatch(/✓ Checkpoints: 2, each signature holds and signs the very events given; the last signs the auction closed/);
     expect(out).toContain('✓ Replayed: the engine decides the 5 recorded commands again, each exactly as recorded');
     expect(code).toBe(0);
@@ -144,6 +147,28 @@ describe.each(API_BACKENDS)('the audit bundle and npm run audit:verify on %s', (
       }),
       { numRuns: 300 },
     );
+  });
+
+  // Last: the key it writes into the log stays there, and every later bundle of this deployment fails.
+  it('publishes no key written into the log beside its line of rotations, and refuses a bundle re-signed with one', async () => {
+    // A database writer adds a key of their own as a well-formed event, past the engine.
+    const forger = await SigningKey.generate();
+    await api.deps.eventStore.appendToStream(
+      SIGNING_KEYS_STREAM_ID,
+      [{ id: randomUUID(), type: 'SigningKeyAdded', data: { keyId: forger.keyId, algorithm: 'Ed25519', publicKey: forger.publicKey, endorsement: null, addedAt: now.toISOString() }, metadata: { actorId: 'signing-keys', actorRoles: ['SYSTEM'], occurredAt: now.toISOString(), correlationId: 'x', commandId: randomUUID() } }],
+      { expectedRevision: 'any' },
+    );
+    const published = (await api.call('GET', '/.well-known/provenance-keys.json')).body.keys as PublishedKey[];
+    expect(published.map((key) => key.keyId)).not.toContain(forger.keyId);
+    // The forger rewrites the bundle (say, another winner) and signs it with their key, listed in it.
+    const genuine = JSON.parse(await (await import('node:fs/promises')).readFile(await bundleFile('bundle-to-forge.json'), 'utf8')) as AuditBundle;
+    const { keyId: _keyId, signature: _signature, ...content } = genuine;
+    // The bundle carries every key of the log, the forger's included: an auditor sees it.
+    expect(content.keys.map((key) => key.keyId)).toContain(forger.keyId);
+    const forged = jcs(await forger.sign(content));
+    const verdict = await verifyAuditBundle(forged);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.checks.find((check) => check.what.startsWith('Keys:'))).toEqual({ ok: false, what: `Keys: ${forger.keyId} was added beside the keys before it, not endorsed by one of them` });
   });
 });
 

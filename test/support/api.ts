@@ -124,7 +124,8 @@ export async function startTestApi(
 ): Promise<TestApi> {
   const ownsStorage = !options.sharing;
   const storage = options.sharing?.storage ?? (await openStorage(backend));
-  const dataDir = await mkdtemp(join(tmpdir(), 'provenance-api-'));
+  // Processes on one database share DATA_DIR, as replicas do: its signing key above all (one key per deployment).
+  const dataDir = options.sharing?.deps.dataDir ?? (await mkdtemp(join(tmpdir(), 'provenance-api-')));
   const connection = await storage.connect();
   let services: Awaited<ReturnType<typeof openServices>> | undefined;
   let app: FastifyInstance | undefined;
@@ -144,7 +145,7 @@ export async function startTestApi(
     await services?.stop().catch(() => undefined);
     await connection.close().catch(() => undefined);
     if (ownsStorage) await storage.drop().catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownsStorage) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
 
@@ -191,7 +192,7 @@ export async function startTestApi(
       await services.stop();
       await connection.close();
       if (ownsStorage) await storage.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownsStorage) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

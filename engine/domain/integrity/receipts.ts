@@ -54,6 +54,8 @@ export interface ReceiptVerdict {
 /** Checks a receipt's signature, and, given a proof, that its event is in a signed checkpoint. */
 export async function verifyReceipt(receipt: BidReceipt, keys: readonly PublishedKey[], proof?: ReceiptProof): Promise<ReceiptVerdict> {
   const problems: string[] = [];
+  // A receipt is for a bid in its auction's own stream (not, say, a refused attempt beside it).
+  if (receipt.streamId !== `auction-${receipt.auctionId}`) return { signed: false, included: proof === undefined ? null : false, problems: ["The receipt names another stream than its auction's"] };
   const signed = receipt.format === 'provenance.bid-receipt.v1' && (await verifySigned(receipt, keys));
   if (!signed) problems.push(keys.some((key) => key.keyId === receipt.keyId) ? 'The receipt\'s signature does not match its contents' : `The receipt is signed by a key that is not published (${receipt.keyId})`);
   if (proof === undefined) return { signed, included: null, problems };

@@ -8,6 +8,8 @@ import { instantSchema } from '../shared/time';
  * The keys that sign checkpoints and receipts, in the log: whoever checks a signature finds the
  * key there (and at /.well-known/provenance-keys.json), with when it was added and retired. A
  * retired key signs nothing more; what it signed stays valid, so old proofs survive a rotation.
+ * The keys form one line: the first, then each successor endorsed by the key it replaced
+ * (`keyLineProblems` says where a log's keys leave that line).
  */
 export const SIGNING_KEYS_STREAM_ID = 'signing_keys-provenance';
 
@@ -44,6 +46,7 @@ export interface SigningKeyRecord {
   readonly publicKey: string;
   readonly addedAt: string;
   readonly retiredAt: string | null;
+  readonly endorsement: { readonly keyId: string; readonly signature: string } | null;
 }
 
 /** The keys in the order they were added. */
@@ -66,7 +69,7 @@ export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sig
   evolve(state, event) {
     switch (event.type) {
       case 'SigningKeyAdded':
-        return [...state, { keyId: event.data.keyId, publicKey: event.data.publicKey, addedAt: event.data.addedAt, retiredAt: null }];
+        return [...state, { keyId: event.data.keyId, publicKey: event.data.publicKey, addedAt: event.data.addedAt, retiredAt: null, endorsement: event.data.endorsement }];
       case 'SigningKeyRetired':
         return state.map((key) => (key.keyId === event.data.keyId ? { ...key, retiredAt: event.data.retiredAt } : key));
       default:
@@ -85,6 +88,11 @@ export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sig
         // A process starting again with its key asks again: already there, nothing to add.
         if (known !== undefined && known.publicKey === command.data.publicKey) return [];
         if (known !== undefined) throw rejected('KEY_ID_TAKEN', `Key id ${command.data.keyId} names another key`);
+        // The log's keys are one line of rotations from its first: whoever trusts one key can follow
+        // the endorsements to every later one, and a key slipped in beside them stands out.
+        if (state.length > 0) {
+          throw rejected('KEY_NOT_ENDORSED', 'The log has its signing key already: a new key comes by rotation, endorsed by the key it replaces (give this process the deployment\'s key)');
+        }
         return [{ type: 'SigningKeyAdded', data: { ...command.data, addedAt: now }, metadata }];
       }
       case 'RotateSigningKey': {
@@ -104,3 +112,16 @@ export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sig
     }
   },
 };
+
+/**
+ * Where a list of keys (oldest first, as the log added them) leaves the one line of rotations: a
+ * later key without an endorsement, or endorsed by a key that is not before it. The endorsement
+ * signatures themselves are checked by whoever verifies (signatures.ts), not here.
+ */
+export function keyLineProblems(keys: readonly { keyId: string; endorsement: { keyId: string } | null }[]): string[] {
+  return keys.flatMap((key, index) => {
+    if (index === 0) return key.endorsement === null ? [] : [`${key.keyId} is the first key but names an endorsement`];
+    if (key.endorsement === null) return [`${key.keyId} was added beside the keys before it, not endorsed by one of them`];
+    return keys.slice(0, index).some((earlier) => earlier.keyId === key.endorsement!.keyId) ? [] : [`${key.keyId} is endorsed by ${key.endorsement.keyId}, which is not a key before it`];
+  });
+}

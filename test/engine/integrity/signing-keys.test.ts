@@ -5,6 +5,7 @@ import {
   SIGNING_KEYS_STREAM_ID,
   signingKeyCommandSchema,
   signingKeyEventSchema,
+  keyLineProblems,
   signingKeysDecider,
   type Actor,
   type Instant,
@@ -113,11 +114,21 @@ describe('AddSigningKey', () => {
       ]);
   });
 
-  test('a key beside one already in the log is added too', () => {
-    keys
+  test('a key beside the one in the log is refused: KEY_NOT_ENDORSED (keys come by rotation, one line from the first)', () => {
+    const error = keys
       .given([keyAdded(FIRST)])
       .when(addKey(SECOND, { now: ROTATED_AT }))
-      .thenEventsMatch([{ type: 'SigningKeyAdded', data: { keyId: SECOND.keyId, publicKey: SECOND.publicKey, addedAt: ROTATED_AT } }]);
+      .thenError('KEY_NOT_ENDORSED', "The log has its signing key already: a new key comes by rotation, endorsed by the key it replaces (give this process the deployment's key)");
+    expect(error.kind).toBe('rejected');
+    keys.given(rotatedOnce()).when(addKey(THIRD, { now: plusSeconds(ROTATED_AT, 60) })).thenError('KEY_NOT_ENDORSED', "The log has its signing key already: a new key comes by rotation, endorsed by the key it replaces (give this process the deployment's key)");
+  });
+
+  test('keyLineProblems names a key added beside the line, or endorsed by a key not before it', () => {
+    const first = { keyId: FIRST.keyId, endorsement: null };
+    const second = { keyId: SECOND.keyId, endorsement: { keyId: FIRST.keyId } };
+    expect(keyLineProblems([first, second])).toEqual([]);
+    expect(keyLineProblems([first, { keyId: SECOND.keyId, endorsement: null }])).toEqual([`${SECOND.keyId} was added beside the keys before it, not endorsed by one of them`]);
+    expect(keyLineProblems([first, { keyId: SECOND.keyId, endorsement: { keyId: THIRD.keyId } }])).toEqual([`${SECOND.keyId} is endorsed by ${THIRD.keyId}, which is not a key before it`]);
   });
 
   test('adding a key the log has already, with the same public key, decides nothing: a process starting again asks again', () => {
@@ -245,8 +256,8 @@ describe('RotateSigningKey', () => {
 describe('the keys as the log holds them', () => {
   test('are folded in the order they were added, a retired key with its retiredAt', () => {
     expect(fold(signingKeysDecider, rotatedOnce())).toEqual([
-      { keyId: FIRST.keyId, publicKey: FIRST.publicKey, addedAt: ADDED_AT, retiredAt: ROTATED_AT },
-      { keyId: SECOND.keyId, publicKey: SECOND.publicKey, addedAt: ROTATED_AT, retiredAt: null },
+      { keyId: FIRST.keyId, publicKey: FIRST.publicKey, addedAt: ADDED_AT, retiredAt: ROTATED_AT, endorsement: null },
+      { keyId: SECOND.keyId, publicKey: SECOND.publicKey, addedAt: ROTATED_AT, retiredAt: null, endorsement: endorsedBy(FIRST.keyId, FIRST_ENDORSES_SECOND) },
     ]);
   });
 
