@@ -12,7 +12,8 @@ import { demoAccounts, DESKTOP, expectAccessible, launchBrowser, newContext, PHO
  * The audit side through the UI only: an auditor (made by an admin through the roles route)
  * signs in at /admin/login and lands on the log, filters it by an auction's stream, opens a
  * correlation and exports CSV; an admin steps through that auction's timeline to its close, and
- * the screen's price is the API's at every step.
+ * the screen's price is the API's at every step, each step marked Verified with its hash, and
+ * downloads the auction's audit bundle.
  */
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -185,7 +186,7 @@ describe('the audit side in the browser', () => {
     await phone.close();
   }, 120_000);
 
-  it('an admin reaches the timeline from the Manage table and the listing, steps through to the close with Next and the arrow keys, the price the API\'s at each step; ?step=N opens at step N', async () => {
+  it('an admin reaches the timeline from the Manage table and the listing, steps through to the close with Next and the arrow keys, the price the API\'s at each step; every step verified with its hash; the audit bundle downloads; ?step=N opens at step N', async () => {
     const context = await newContext(browser, DESKTOP);
     const page = await context.newPage();
     await signInAsAdmin(page);
@@ -227,6 +228,25 @@ describe('the audit side in the browser', () => {
     expect(await page.getByTestId('refused-attempts').getByRole('listitem').count()).toBe(refused.length);
     await expect.poll(() => page.getByTestId('price-chart').getAttribute('data-drawn')).toBe('true');
 
+    // Verifiable history: an untampered auction, every step verified, each with its hash (the first
+    // 12 characters in the list, the whole of it in the title and in the step's details); no banner.
+    expect(timeline.integrity.every((stream) => stream.valid)).toBe(true);
+    const everyStep = page.getByTestId('every-step');
+    expect(await everyStep.getByTestId('link-mark').allTextContents()).toEqual(timeline.steps.map(() => '✓ Verified'));
+    const hashes = everyStep.getByTestId('step-hash');
+    expect(await hashes.allTextContents()).toEqual(timeline.steps.map((step) => step.hash!.slice(0, 12)));
+    expect(await hashes.evaluateAll((codes) => codes.map((code) => code.getAttribute('title')))).toEqual(timeline.steps.map((step) => step.hash));
+    expect(await page.getByTestId('step-chain').textContent()).toBe(`✓ Verified ${timeline.steps[last]!.hash}`);
+    expect(await page.getByText(/fails its check/).count()).toBe(0);
+
+    // The audit bundle, under the server's name, as the offline check takes it.
+    await page.getByText('Check it offline with npm run audit:verify -- bundle.json').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download audit bundle' }).click()]);
+    expect(download.suggestedFilename()).toBe(`auction-${auctionId}-bundle.json`);
+    const bundle = JSON.parse(await readFile((await download.path())!, 'utf8')) as { format: string };
+    expect(bundle.format).toBe('provenance.audit-bundle.v1');
+    await page.getByText(`Saved ${download.suggestedFilename()}`).waitFor();
+
     // A deep link opens at its step: the refused attempt.
     const refusedStep = refused[0]!.step;
     await page.goto(`${path}?step=${refusedStep}`);
@@ -235,6 +255,34 @@ describe('the audit side in the browser', () => {
     await expect.poll(() => page.getByTestId('price-chart').getAttribute('data-drawn')).toBe('true');
     await expectAccessible(page, 'auction timeline');
     await screenshot(page, 'auction-timeline-desktop');
+
+    // A log that fails its check (the API's answer changed on its way, as a tampered log makes it; the
+    // API's tests tamper for real): the banner says where and why, the marks say which steps.
+    const problem = 'Revision 2 was changed: its contents do not match its hash';
+    const mark = (step: AuctionTimeline['steps'][number]) => (step.revision === null || step.revision < 2 ? step.integrity : step.revision === 2 ? 'BROKEN' : 'UNVERIFIED');
+    const broken: AuctionTimeline = {
+      ...timeline,
+      steps: timeline.steps.map((step) => ({ ...step, integrity: mark(step) })),
+      integrity: timeline.integrity.map((each) => (each.streamId === stream() ? { ...each, valid: false, firstInvalidRevision: 2, problem } : each)),
+    };
+    const timelineRoute = `**/api/audit/auctions/${auctionId}/timeline`;
+    await page.route(timelineRoute, (route) => route.fulfill({ json: broken }));
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: `The log of this auction fails its check at revision 2: ${problem}` }).waitFor();
+    const labels = { VERIFIED: '✓ Verified', BROKEN: '✕ Broken link', UNVERIFIED: '? Unverified' } as const;
+    expect(await everyStep.getByTestId('link-mark').allTextContents()).toEqual(broken.steps.map((step) => labels[step.integrity]));
+    await expect.poll(() => page.getByTestId('price-chart').getAttribute('data-drawn')).toBe('true');
+    await expectAccessible(page, 'auction timeline, a broken link');
+    await screenshot(page, 'auction-timeline-broken-desktop');
+    await page.unroute(timelineRoute);
+
+    await page.reload();
+    await page.getByTestId('step-position').filter({ hasText: `Step ${refusedStep} of ${last}` }).waitFor();
+    await page.getByTestId('theme-toggle').click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await expect.poll(() => page.getByTestId('price-chart').getAttribute('data-drawn')).toBe('true');
+    await expectAccessible(page, 'auction timeline, dark theme');
+    await screenshot(page, 'auction-timeline-dark-desktop');
     await context.close();
 
     const phone = await newContext(browser, PHONE);
@@ -243,6 +291,7 @@ describe('the audit side in the browser', () => {
     await phonePage.goto(`${path}?step=${refusedStep}`);
     await phonePage.getByTestId('step-position').filter({ hasText: `Step ${refusedStep} of ${last}` }).waitFor();
     await expect.poll(() => phonePage.getByTestId('price-chart').getAttribute('data-drawn')).toBe('true');
+    expect(await phonePage.getByTestId('every-step').getByTestId('link-mark').count()).toBe(timeline.steps.length);
     expect(await phonePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(phonePage, 'auction timeline');
     await screenshot(phonePage, 'auction-timeline-phone');

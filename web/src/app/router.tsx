@@ -4,6 +4,7 @@ import { MarketplacePage } from '../features/marketplace/MarketplacePage';
 import { prefetchMarketplace } from '../features/marketplace/prefetch';
 import { AnonymousOnly, RequireAdmin, RequireSignIn, RequireStaff } from './guards';
 import { Layout } from './Layout';
+import { VERIFY_PATH } from '../lib/receipts/links';
 import { ACCOUNT_LINK_PATHS } from '../../../api/contracts/account-links';
 import { ORDER_LINK_PATHS } from '../../../api/contracts/order-links';
 
@@ -46,6 +47,8 @@ export const router = createBrowserRouter([
       },
       { path: 'marketplace/listing/:id', ...page(async () => (await import('../features/listing/ListingDetailPage')).ListingDetailPage) },
       { path: 'marketplace/:slug', ...page(async () => (await import('../features/listing/ListingDetailPage')).ListingDetailPage) },
+      // Anyone checks a bidder's receipt here, signed in or not.
+      { path: VERIFY_PATH.slice(1), ...page(async () => (await import('../features/receipts/VerifyPage')).VerifyPage) },
       { path: 'following-login', ...page(async () => (await import('../features/account/FollowingLoginPage')).FollowingLoginPage) },
       { path: 'login', ...page(async () => (await import('../features/auth/LoginPage')).LoginPage, anonymous()) },
       { path: 'register', ...page(async () => (await import('../features/auth/RegisterPage')).RegisterPage, anonymous()) },

@@ -24,6 +24,11 @@ export function fetchTimeline(auctionId: string, signal: AbortSignal): Promise<A
   return apiRequest<AuctionTimeline>(`/api/audit/auctions/${encodeURIComponent(auctionId)}/timeline`, { auth: true, signal });
 }
 
+/** GET /api/audit/auctions/{auctionId}/bundle: the auction's signed audit bundle, under the name the server gives it. */
+export function fetchAuditBundle(auctionId: string): Promise<{ contents: Blob; filename: string }> {
+  return fetchDownload(`/api/audit/auctions/${encodeURIComponent(auctionId)}/bundle`, { accept: 'application/json', fallbackFilename: `auction-${auctionId}-bundle.json` });
+}
+
 /** How many reads of the audit routes a page of "Who read the log" shows. */
 const READS_PAGE_SIZE = 20;
 

@@ -5,7 +5,8 @@ import type { Listing } from '../../lib/listing';
 import type { Auction } from '../../../../api/contracts/auctions';
 import type { Bid as AuctionBid, PlacedBid, Purchase } from '../../../../api/contracts/bids';
 import type { ChainOfCustody } from '../../../../api/contracts/custody';
-export type { Auction, ChainOfCustody, PlacedBid, Purchase };
+import type { BidReceipt } from '../../../../api/contracts/receipts';
+export type { Auction, BidReceipt, ChainOfCustody, PlacedBid, Purchase };
 
 /** A bid in the panel's history, from the history call or a live message: the auction is the panel's own. */
 export type Bid = Omit<AuctionBid, 'auctionId'>;
@@ -54,4 +55,9 @@ export function placeBid(request: BidRequest): Promise<PlacedBid> {
     body: { auctionId: request.auctionId, amount: request.amount, ...(request.maxAmount === null ? {} : { maxAmount: request.maxAmount }) },
     headers: { 'Idempotency-Key': request.idempotencyKey },
   });
+}
+
+/** GET /api/bids/user/receipts: the signed-in user's signed receipts for one auction, in the log's order. */
+export function fetchMyReceipts(auctionId: string, signal?: AbortSignal): Promise<BidReceipt[]> {
+  return apiRequest<BidReceipt[]>(`/api/bids/user/receipts?${new URLSearchParams({ auctionId })}`, { auth: true, ...(signal ? { signal } : {}) });
 }

@@ -2,6 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useEffectEvent, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { AuctionTimeline, TimelineStep, TimelineSummary } from '../../../../../api/contracts/audit';
+import { Banner } from '../../../components/Banner';
 import { FailedWithRetry } from '../../../components/FailedWithRetry';
 import { Spinner } from '../../../components/Spinner';
 import { AUDIT_LOG_PATH } from '../../../lib/audit-links';
@@ -9,6 +10,9 @@ import { listingPath } from '../../../lib/listing';
 import { formatUsd } from '../../../lib/money';
 import { useTheme } from '../../../lib/theme';
 import { shortId } from '../format';
+import { bundleMachine } from './bundle-machine';
+import { integrityFailures } from './integrity';
+import { LinkMarkBadge, ShortHash } from './IntegrityMarks';
 import { PriceChart } from './PriceChart';
 import { timelineMachine } from './timeline-machine';
 import { formatUtc, OUTCOME_LABELS, readStep, STATUS_LABELS } from './timeline-view';
@@ -74,6 +78,13 @@ function TimelineView({ timeline }: { timeline: AuctionTimeline }) {
   const refused = timeline.steps.filter((each) => each.kind === 'REFUSED');
   return (
     <>
+      {/* A log that fails its check says so first. */}
+      {integrityFailures(timeline).map((failure) => (
+        <Banner key={failure} kind="error">
+          {failure}
+        </Banner>
+      ))}
+      <BundleDownload auctionId={timeline.auctionId} />
       <p className="timeline__links">
         <Link to={listingPath({ id: timeline.listingId, slug: null })}>The listing</Link>
         <Link to={`${AUDIT_LOG_PATH}?${new URLSearchParams({ stream: `auction-${timeline.auctionId}` })}`}>This auction’s events in the log</Link>
@@ -192,6 +203,13 @@ function StepDetails({ step, maximaRevealed }: { step: TimelineStep; maximaRevea
               </>
             )}{' '}
             · <Link to={`${AUDIT_LOG_PATH}?${new URLSearchParams({ correlation: step.correlationId })}`}>its correlation</Link>
+          </dd>
+        </div>
+        <div className="timeline__chain">
+          <dt>Hash chain</dt>
+          <dd data-testid="step-chain">
+            <LinkMarkBadge mark={step.integrity} />{' '}
+            {step.hash === null ? <span className="muted">No hash: stored before events were hashed</span> : <code className="timeline__hash">{step.hash}</code>}
           </dd>
         </div>
       </dl>
@@ -328,6 +346,9 @@ function StepList({
                     {refusedList && each.tried?.amount != null ? `${formatUsd(each.tried.amount)} tried · ` : ''}
                     {formatUtc(each.at)}
                   </span>
+                  <span className="timeline__step-chain">
+                    <LinkMarkBadge mark={each.integrity} /> <ShortHash hash={each.hash} />
+                  </span>
                   {refusedList && <span className="timeline__step-why">{each.explanation[0]}</span>}
                 </span>
                 {!refusedList && <span className="timeline__step-price">{formatUsd(each.summary.price)}</span>}
@@ -337,5 +358,34 @@ function StepList({
         </ol>
       )}
     </section>
+  );
+}
+
+/** The auction's audit bundle, saved under the server's name, and how to check it. */
+function BundleDownload({ auctionId }: { auctionId: string }) {
+  const [snapshot, send] = useMachine(bundleMachine);
+  const { saved, error } = snapshot.context;
+  const downloading = snapshot.matches('downloading');
+  return (
+    <div className="timeline__bundle">
+      <div className="timeline__bundle-row">
+        <button type="button" className="button" disabled={downloading} onClick={() => send({ type: 'DOWNLOAD', auctionId })} aria-describedby="timeline-bundle-hint">
+          {downloading ? 'Downloading…' : 'Download audit bundle'}
+        </button>
+        <p id="timeline-bundle-hint" className="muted timeline__bundle-hint">
+          Check it offline with <code>npm run audit:verify -- bundle.json</code>
+        </p>
+      </div>
+      {error && (
+        <Banner kind="error" onDismiss={() => send({ type: 'DISMISS' })}>
+          {error}
+        </Banner>
+      )}
+      {saved && (
+        <Banner kind="success" onDismiss={() => send({ type: 'DISMISS' })}>
+          Saved {saved}
+        </Banner>
+      )}
+    </div>
   );
 }

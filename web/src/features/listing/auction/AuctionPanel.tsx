@@ -11,6 +11,7 @@ import { hasEnded, isLeader, statusAt, takesBids, type Snapshot } from './auctio
 import { auctionPanelMachine } from './auction-panel-machine';
 import { bidderLabel, saleTerms, statusLabel } from './panel-labels';
 import { liveFeed } from './live-feed';
+import { YourReceipts } from './YourReceipts';
 import './auction-panel.css';
 
 const panelMachine = auctionPanelMachine.provide({
@@ -238,6 +239,8 @@ export function AuctionPanel({ listingKey, auction }: { listingKey: string; auct
           </ol>
         )}
       </div>
+
+      <YourReceipts auctionId={facts.auctionId} panel={actor} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { assign, emit, enqueueActions, fromCallback, fromPromise, raise, setup } from 'xstate';
-import type { Auction, BidRequest, PlacedBid, Purchase } from '../api';
+import type { Auction, BidReceipt, BidRequest, PlacedBid, Purchase } from '../api';
 import { countdownDelay, hasEnded, isLeader, takesBids, withLiveMessage, withPlacedBid, withPurchase, withSnapshot, type AuctionFacts, type Snapshot } from './auction-facts';
 import { amountAfterChange, bidFormProblem, newIdempotencyKey, parseAmount, parseMaximum, suggestedAmount, type BidForm } from './bid-form';
 import { NORMAL_CLOSURE } from '../../../lib/live-socket';
@@ -48,8 +48,8 @@ export type PanelEvent =
   | { type: 'SYNC' }
   | { type: 'CLOCK.RESET' };
 
-/** Told to the page: a signed-out visitor pressed Place Bid (or Buy now). */
-export type PanelEmitted = { type: 'signInRequired'; action: 'bid' | 'buyNow'; amount: number };
+/** Told to the page: a signed-out visitor pressed Place Bid (or Buy now); the user's bid or purchase was accepted, with its signed receipt. */
+export type PanelEmitted = { type: 'signInRequired'; action: 'bid' | 'buyNow'; amount: number } | { type: 'receiptIssued'; receipt: BidReceipt };
 
 /** Bidding is open now, by the engine's rules (a scheduled auction whose start has come is live). */
 export function canBid(context: Pick<PanelContext, 'auction' | 'now'>): boolean {
@@ -256,6 +256,7 @@ export const auctionPanelMachine = setup({
               actions: [
                 assign(({ context, event }) => ({ ...withPurchase(context, event.output), banner: { kind: 'success', text: purchaseMessage(event.output) } as const })),
                 raise({ type: 'CLOCK.RESET' }),
+                emit(({ event }) => ({ type: 'receiptIssued' as const, receipt: event.output.receipt })),
               ],
             },
             onError: { target: 'idle', actions: assign({ banner: ({ event }) => ({ kind: 'error', text: failureMessage('Failed to buy now', event.error) }) }) },
@@ -280,6 +281,7 @@ export const auctionPanelMachine = setup({
                   return { ...facts, amount, maxAmount: '', banner: { kind: 'success', text: placedBidMessage(event.output) } as const };
                 }),
                 raise({ type: 'CLOCK.RESET' }),
+                emit(({ event }) => ({ type: 'receiptIssued' as const, receipt: event.output.receipt })),
               ],
             },
             onError: { target: 'idle', actions: assign({ banner: ({ event }) => ({ kind: 'error', text: failureMessage('Failed to place bid', event.error) }) }) },
