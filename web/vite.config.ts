@@ -22,6 +22,8 @@ export default defineConfig({
     proxy: {
       '/api': API,
       '/media': API,
+      // The keys receipts are checked against.
+      '/.well-known': API,
       '/ws': { target: API.replace(/^http/, 'ws'), ws: true },
     },
   },
