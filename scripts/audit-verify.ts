@@ -50,12 +50,12 @@ runCli(async () => {
   console.log(verdictLine(verdict));
 
   if (parsed.values.receipt !== undefined) {
-    const receipt = (await readJson(parsed.values.receipt)) as BidReceipt;
-    console.log(`\nReceipt ${parsed.values.receipt} (bid ${receipt.bidId})`);
+    const receipt = (await readJson(parsed.values.receipt)) as Partial<BidReceipt>;
+    console.log(`\nReceipt ${parsed.values.receipt}${receipt.bidId ? ` (bid ${receipt.bidId})` : ''}`);
     const checks = await verifyReceiptInBundle(text, receipt, pinned);
     print(checks);
     const receiptHolds = checks.every((check) => check.ok);
-    console.log(receiptHolds ? `RECEIPT HOLDS: the bid of $${receipt.amount.toFixed(2)} is in the auction's log, as signed.` : 'RECEIPT FAILS: see above.');
+    console.log(receiptHolds ? `RECEIPT HOLDS: the bid of $${receipt.amount!.toFixed(2)} is in the auction's log, as signed.` : 'RECEIPT FAILS: see above.');
     holds &&= receiptHolds;
   }
   if (!holds) process.exitCode = 1;

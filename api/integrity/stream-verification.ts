@@ -24,7 +24,9 @@ export async function verifyStream(deps: { eventStore: EventStore }, streamId: s
   const signed = last?.streams.find((stream) => stream.streamId === streamId);
   if (!last || !signed) return chain;
   const broken = (firstInvalidRevision: number | null, problem: string): ChainVerdict => ({ ...chain, valid: false, firstInvalidRevision, problem });
-  if (!(await verifySigned(last, await publishedKeys(deps.eventStore)))) return broken(null, `The checkpoint of ${last.signedAt} does not hold its signature`);
+  if (last.format !== 'provenance.checkpoint.v1' || !(await verifySigned(last, await publishedKeys(deps.eventStore)))) {
+    return broken(null, `The checkpoint of ${last.signedAt} does not hold its signature`);
+  }
   if (events.length < signed.size) return broken(events.length, `Revision ${events.length} is missing: the checkpoint of ${last.signedAt} signed ${signed.size} events`);
   const covered = events.slice(0, signed.size);
   if ((await merkleRoot(covered.map((event) => event.hash!), sha256Bytes)) !== signed.rootHash || (covered.at(-1)?.hash ?? null) !== signed.headHash) {

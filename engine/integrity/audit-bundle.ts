@@ -48,6 +48,21 @@ const bundleKeySchema = z.strictObject({
 });
 export type BundleKey = z.infer<typeof bundleKeySchema>;
 
+/** A receipt as signed (receipts.ts); checked before anything reads it. */
+const receiptShape = z.object({
+  format: z.literal('provenance.bid-receipt.v1'),
+  auctionId: z.string(),
+  bidId: z.string(),
+  streamId: z.string(),
+  revision: z.number().int().min(0),
+  amount: z.number(),
+  placedAt: z.string(),
+  hash,
+  previousHash: hash.nullable(),
+  keyId: z.string(),
+  signature: z.string(),
+});
+
 const auditBundleSchema = z.strictObject({
   format: z.literal(AUDIT_BUNDLE_FORMAT),
   auctionId: z.string(),
@@ -60,6 +75,9 @@ const auditBundleSchema = z.strictObject({
 });
 export type AuditBundle = z.infer<typeof auditBundleSchema>;
 export type UnsignedAuditBundle = Omit<AuditBundle, keyof Signed>;
+
+/** The leaf of an event without a hash (its chain check has failed already): a value no event hash takes. */
+const UNHASHED_LEAF = '0'.repeat(64);
 
 /** One line of the verdict. */
 export interface BundleCheck {
@@ -225,7 +243,7 @@ async function checkCheckpoints(
     const events = streams.get(streamId)!;
     let grown = trees.get(streamId);
     if (!grown || grown.size > size) grown = { tree: new MerkleAccumulator(sha256Bytes), size: 0 };
-    while (grown.size < size) await grown.tree.append(events[grown.size++]!.hash ?? '0'.repeat(64));
+    while (grown.size < size) await grown.tree.append(events[grown.size++]!.hash ?? UNHASHED_LEAF);
     trees.set(streamId, grown);
     return grown.tree.root();
   };
@@ -288,7 +306,10 @@ function outcomeOf(state: AuctionState): ReplayedOutcome | null {
  * event at its revision is its bid with its hash and amount, and a checkpoint signed it (the same
  * RFC 6962 inclusion proof the bidder gets from the API, computed here from the bundle's events).
  */
-export async function verifyReceiptInBundle(bundleText: string, receipt: BidReceipt, pinned?: readonly PublishedKey[]): Promise<BundleCheck[]> {
+export async function verifyReceiptInBundle(bundleText: string, given: unknown, pinned?: readonly PublishedKey[]): Promise<BundleCheck[]> {
+  const parsedReceipt = receiptShape.safeParse(given);
+  if (!parsedReceipt.success) return [{ ok: false, what: `Not a receipt: ${parsedReceipt.error.issues[0]!.path.join('.')} ${parsedReceipt.error.issues[0]!.message}` }];
+  const receipt = given as BidReceipt;
   const bundle = JSON.parse(bundleText) as AuditBundle;
   const keys = pinned ?? bundle.keys;
   const checks: BundleCheck[] = [];

@@ -69,7 +69,8 @@ describe.each(API_BACKENDS)('the audit bundle and npm run audit:verify on %s', (
   beforeAll(async () => {
     now = start;
     folder = await mkdtemp(join(tmpdir(), 'provenance-bundle-'));
-    api = await startTestApi(backend, { clock: () => now, services: { checkpoints: { pollMs: 3_600_000 } } });
+    // Its key in DATA_DIR, as on the embedded default, for npm run keys:rotate to replace.
+    api = await startTestApi(backend, { clock: () => now, services: { signingKey: undefined } });
     [auditor, buyer, rival] = [await api.signUp('AUDITOR'), await api.signUp('BUYER'), await api.signUp('BUYER')];
     ({ auctionId } = (await createMarketplaceListing(api, { price: 5_000, endsAt: new Date(start.getTime() + 3_600_000) })) as { auctionId: string });
     expect(await bid(rival, 51, 75)).toBe(201);
@@ -129,6 +130,9 @@ describe.each(API_BACKENDS)('the audit bundle and npm run audit:verify on %s', (
     const forged = await auditVerify(file, '--receipt', await saved('forged.json', { ...receipts[1], amount: 61 }));
     expect(forged.out).toContain("✗ The receipt's signature does not match its contents");
     expect(forged.code).toBe(1);
+    const notOne = await auditVerify(file, '--receipt', await saved('not-a-receipt.json', { hello: 'world' }));
+    expect(notOne.out).toContain('✗ Not a receipt: format');
+    expect(notOne.code).toBe(1);
     // Pinned to the keys the API publishes, as an auditor fetching them should.
     const keys = (await api.call('GET', '/.well-known/provenance-keys.json')).body as { keys: PublishedKey[] };
     expect((await auditVerify(file, '--keys', await saved('keys.json', keys))).code).toBe(0);
@@ -208,7 +212,7 @@ describe.each(API_BACKENDS.filter((backend) => backend !== 'KurrentDB'))('audit:
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'provenance-tamper-'));
-    api = await startTestApi(backend, { services: { checkpoints: { pollMs: 3_600_000 } } });
+    api = await startTestApi(backend);
     owner = await api.storage.connect();
     auditor = await api.signUp('AUDITOR');
   });
@@ -268,7 +272,7 @@ describe.each(API_BACKENDS)('replaying a verified bundle on %s (property)', (bac
   let bidders: Account[];
 
   beforeAll(async () => {
-    api = await startTestApi(backend, { clock: () => now, services: { checkpoints: { pollMs: 3_600_000 } } });
+    api = await startTestApi(backend, { clock: () => now });
     auditor = await api.signUp('AUDITOR');
     bidders = [await api.signUp('BUYER'), await api.signUp('BUYER'), await api.signUp('BUYER')];
   });

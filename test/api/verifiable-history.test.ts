@@ -42,7 +42,7 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
     (await owner.sql.query<{ data: { amount: number } }>('SELECT data FROM events WHERE stream_id = $1 AND stream_revision = $2', [streamId, revision])).rows[0]!.data.amount;
 
   beforeAll(async () => {
-    api = await startTestApi(backend, { services: { checkpoints: { pollMs: 3_600_000 } } }); // checkpoints only when a test asks
+    api = await startTestApi(backend);
     owner = await api.storage.connect();
     [admin, auditor, buyer, rival] = [await api.signUp('ADMIN'), await api.signUp('AUDITOR'), await api.signUp('BUYER'), await api.signUp('BUYER')];
     ({ auctionId } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string });
@@ -138,8 +138,8 @@ describe.each(API_BACKENDS)('receipts, signed checkpoints and inclusion proofs o
 
   beforeAll(async () => {
     now = start;
-    // The checkpointer runs only when a test asks it to, on the API's clock.
-    api = await startTestApi(backend, { clock: () => now, services: { checkpoints: { pollMs: 3_600_000 } } });
+    // The checkpointer runs only when a test asks it to (the harness's default), on the API's clock.
+    api = await startTestApi(backend, { clock: () => now });
     [buyer, rival] = [await api.signUp('BUYER'), await api.signUp('BUYER')];
   });
   afterAll(async () => api?.close());

@@ -16,6 +16,7 @@ import type { EventStore } from '../../engine/eventstore/port';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PRODUCT_STREAM_PREFIXES } from '../../engine/domain/catalogue';
 import { PGliteClient, type SqlClient } from '../../engine/postgres/sql-client';
+import { SigningKey } from '../../engine/integrity/signing-key';
 import { freePort } from '../../scripts/free-port';
 import { logShapeFromEnv, shapedStore, type LogShape } from './log-shapes';
 import { createTestSchema, TEST_DATABASE_URL } from './postgres';
@@ -54,6 +55,15 @@ export interface TestApi {
   /** fetch against the API, JSON in and out, with an optional bearer token. */
   call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
+}
+
+const signingKeys = new WeakMap<SharedStorage, Promise<string>>();
+
+/** The signing key of a storage's processes (PEM), made when the first starts. */
+function signingKeyOf(storage: SharedStorage): Promise<string> {
+  let key = signingKeys.get(storage);
+  if (!key) signingKeys.set(storage, (key = SigningKey.generate().then((generated) => generated.toPem())));
+  return key;
 }
 
 /** The store as TEST_LOG_SHAPE shapes it (log-shapes.ts): what other adapters do to batches and to $all. */
@@ -117,15 +127,14 @@ export async function startTestApi(
   options: {
     sharing?: TestApi;
     clock?: () => Date;
-    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media' | 'mail' | 'notices' | 'afterSale' | 'checkpoints'>;
+    services?: Pick<ServiceOptions, 'live' | 'lifecycle' | 'trustProxy' | 'media' | 'mail' | 'notices' | 'afterSale' | 'checkpoints' | 'signingKey'>;
     rateLimits?: Partial<RateLimits>;
     forwarding?: boolean;
   } = {},
 ): Promise<TestApi> {
   const ownsStorage = !options.sharing;
   const storage = options.sharing?.storage ?? (await openStorage(backend));
-  // Processes on one database share DATA_DIR, as replicas do: its signing key above all (one key per deployment).
-  const dataDir = options.sharing?.deps.dataDir ?? (await mkdtemp(join(tmpdir(), 'provenance-api-')));
+  const dataDir = await mkdtemp(join(tmpdir(), 'provenance-api-'));
   const connection = await storage.connect();
   let services: Awaited<ReturnType<typeof openServices>> | undefined;
   let app: FastifyInstance | undefined;
@@ -134,7 +143,18 @@ export async function startTestApi(
   try {
     services = await openServices(
       { database: connection.sql, eventStore: connection.store },
-      { jwtSecret: 'test-secret-test-secret-test-secret-0123456789', logLevel: 'silent', dataDir, ...options.services, ...(options.clock ? { clock: options.clock } : {}), ...(options.forwarding ? { instanceUrl: `http://127.0.0.1:${port}` } : {}) },
+      {
+        jwtSecret: 'test-secret-test-secret-test-secret-0123456789',
+        logLevel: 'silent',
+        dataDir,
+        // One deployment's processes sign with one key (SIGNING_KEY, as a deployment sets it).
+        signingKey: await signingKeyOf(storage),
+        // Checkpoints only when a test asks (deps.checkpointer.runOnce): none appended behind a test's back.
+        checkpoints: { pollMs: 3_600_000 },
+        ...options.services,
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.forwarding ? { instanceUrl: `http://127.0.0.1:${port}` } : {}),
+      },
     );
     app = await buildApp(services.deps, { rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits } });
     url = await app.listen({ port, host: '127.0.0.1' });
@@ -145,7 +165,7 @@ export async function startTestApi(
     await services?.stop().catch(() => undefined);
     await connection.close().catch(() => undefined);
     if (ownsStorage) await storage.drop().catch(() => undefined);
-    if (ownsStorage) await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
 
@@ -192,7 +212,7 @@ export async function startTestApi(
       await services.stop();
       await connection.close();
       if (ownsStorage) await storage.drop();
-      if (ownsStorage) await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

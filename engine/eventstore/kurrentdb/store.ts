@@ -194,6 +194,9 @@ export class KurrentDbEventStore implements EventStore {
       pending.map(async (request) => {
         if (request.events.length === 0) return { request, expectedRevision: request.expectedRevision, links: [] };
         const head = await this.#headFor(request.streamId, request.expectedRevision);
+        // No stream when its head was just read: refused now, rather than chained from nothing onto
+        // a stream another writer may create meanwhile.
+        if (head === null && request.expectedRevision === 'stream_exists') throw new WrongExpectedRevisionError(request.streamId, 'stream_exists', null);
         const expectedRevision = head === null ? (request.expectedRevision === 'any' ? 'no_stream' : request.expectedRevision) : head.revision;
         const links = chainHashes(request.streamId, head === null ? 0 : head.revision + 1, head?.hash ?? null, request.events);
         return { request, expectedRevision, links };
