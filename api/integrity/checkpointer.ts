@@ -127,10 +127,10 @@ export class Checkpointer {
       .limit(100)
       .execute();
     const signed: string[] = [];
-    for (const { auction_id: auctionId } of due) {
+    for (const { auction_id: auctionId, checkpoints } of due) {
       if (this.#tampered.has(auctionId)) continue;
       try {
-        if (await this.#checkpoint(auctionId)) signed.push(auctionId);
+        if (await this.#checkpoint(auctionId, checkpoints)) signed.push(auctionId);
       } catch (error) {
         if (error instanceof TamperedLogError) {
           this.#tampered.add(auctionId);
@@ -147,10 +147,16 @@ export class Checkpointer {
     return signed;
   }
 
-  /** Signs and records a checkpoint of the auction's log as it stands; false when the engine had it already. */
-  async #checkpoint(auctionId: string): Promise<boolean> {
+  /**
+   * Signs and records a checkpoint of the auction's log as it stands; false when the engine had it
+   * already. `recorded`: the checkpoints the read model knows of; the last of them is read only when
+   * a stream is checked from its start (checkedStream), not every round of a hot auction.
+   */
+  async #checkpoint(auctionId: string, recorded: number): Promise<boolean> {
     const streamIds = [auctionStreamId(auctionId), auctionRejectionsStreamId(auctionId)];
-    const last = (await this.#deps.store.readStream(auctionCheckpointsStreamId(auctionId))).at(-1)?.data as SignedCheckpoint | undefined;
+    const needsLast = recorded > 0 && streamIds.some((streamId) => !this.#checked.has(streamId));
+    const [lastRecorded] = needsLast ? await this.#deps.store.readStream(auctionCheckpointsStreamId(auctionId), { fromRevision: recorded - 1, maxCount: 1 }) : [];
+    const last = lastRecorded?.data as SignedCheckpoint | undefined;
     const streams = await Promise.all(streamIds.map((streamId) => this.#checkedStream(streamId, last)));
     const closed = streams[0]!.closing;
     const now = this.#deps.clock();

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { auctionCheckpointsStreamId, auctionStreamId, type SignedCheckpoint } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
 import { inclusionProof } from '../../engine/domain/integrity/merkle';
-import type { ReceiptProof } from '../../engine/domain/integrity/receipts';
+import { receiptedBid, type ReceiptProof } from '../../engine/domain/integrity/receipts';
 import { sha256Bytes } from '../../engine/integrity/event-hash';
 import type { Database } from '../database';
 import { HttpError } from '../http/errors';
@@ -23,11 +23,7 @@ export async function receiptProof(deps: { db: Kysely<Database>; eventStore: Eve
   if (auctionId === undefined) throw new HttpError(404, 'Bid not found', 'BID_NOT_FOUND');
   const streamId = auctionStreamId(auctionId);
   const events = await deps.eventStore.readStream(streamId);
-  const revision = events.findIndex(
-    (event) =>
-      ((event.type === 'BidPlaced' || event.type === 'MaximumBidRaised') && (event.data as { bidId: string }).bidId === bidId) ||
-      (event.type === 'AuctionClosed' && (event.data as { winningBidId: string | null; closedBy: string }).closedBy === 'BUY_NOW' && (event.data as { winningBidId: string }).winningBidId === bidId),
-  );
+  const revision = events.findIndex((event) => receiptedBid(event)?.bidId === bidId);
   if (revision === -1) throw new HttpError(404, 'Bid not found', 'BID_NOT_FOUND');
   const checkpoints = (await deps.eventStore.readStream(auctionCheckpointsStreamId(auctionId))).map((event) => event.data as SignedCheckpoint);
   const checkpoint = checkpoints.find((candidate) => (candidate.streams.find((stream) => stream.streamId === streamId)?.size ?? 0) > revision);

@@ -1,27 +1,12 @@
 import type { HandledCommand } from '../../engine/application/command-handler';
 import { auctionStreamId, type AuctionEvent, type AuctionState } from '../../engine/domain';
 import type { ChainLink, EventStore } from '../../engine/eventstore/port';
-import type { BidReceipt } from '../../engine/domain/integrity/receipts';
+import { receiptedBid, type BidReceipt, type ReceiptedBid } from '../../engine/domain/integrity/receipts';
 import { toDollars } from '../http/money';
 import type { Signer } from './signer';
 import { verifyStream } from './stream-verification';
 
-/** The event a bidder's receipt is for: their bid or raised maximum, or the close of their buy-now. */
-type ReceiptEvent = Extract<AuctionEvent, { type: 'BidPlaced' | 'MaximumBidRaised' | 'AuctionClosed' }>;
-
-function receiptEvent(event: { type: string; data: unknown }, bidderId: string): ReceiptEvent | null {
-  const candidate = event as AuctionEvent;
-  if ((candidate.type === 'BidPlaced' || candidate.type === 'MaximumBidRaised') && candidate.data.bidderId === bidderId) return candidate;
-  if (candidate.type === 'AuctionClosed' && candidate.data.closedBy === 'BUY_NOW' && candidate.data.winnerId === bidderId) return candidate;
-  return null;
-}
-
-function signedReceipt(signer: Signer, event: ReceiptEvent, link: Pick<ChainLink, 'revision' | 'hash' | 'previousHash'>): Promise<BidReceipt> {
-  const { auctionId } = event.data;
-  const bid =
-    event.type === 'AuctionClosed'
-      ? { bidId: event.data.winningBidId!, amount: event.data.finalPrice!, placedAt: event.data.closedAt }
-      : { bidId: event.data.bidId, amount: event.data.amount, placedAt: event.data.placedAt };
+function signedReceipt(signer: Signer, auctionId: string, bid: ReceiptedBid, link: Pick<ChainLink, 'revision' | 'hash' | 'previousHash'>): Promise<BidReceipt> {
   return signer.sign({
     format: 'provenance.bid-receipt.v1' as const,
     auctionId,
@@ -35,6 +20,12 @@ function signedReceipt(signer: Signer, event: ReceiptEvent, link: Pick<ChainLink
   });
 }
 
+/** The bidder's own bid in an event, if the event is one a receipt is for. */
+function bidderBid(event: { type: string; data: unknown }, bidderId: string): ReceiptedBid | null {
+  const bid = receiptedBid(event);
+  return bid?.bidderId === bidderId ? bid : null;
+}
+
 /**
  * The receipt for a bid or buy-now the engine just accepted, signed at once from the chain link the
  * append answered. A repeated command (a retry answered from memory) has no link: its event is
@@ -45,14 +36,14 @@ export async function receiptForHandled(
   handled: HandledCommand<AuctionEvent, AuctionState>,
   bidderId: string,
 ): Promise<BidReceipt> {
-  const index = handled.events.findIndex((event) => receiptEvent(event, bidderId) !== null);
-  const event = handled.events[index] && receiptEvent(handled.events[index], bidderId);
-  if (!event) throw new Error('An accepted bid without its event');
+  const index = handled.events.findIndex((event) => bidderBid(event, bidderId) !== null);
+  const bid = index === -1 ? null : bidderBid(handled.events[index]!, bidderId);
+  if (!bid) throw new Error('An accepted bid without its event');
+  const { auctionId } = handled.events[index]!.data;
   const link = handled.chain[index];
-  if (link) return signedReceipt(deps.signer, event, link);
-  const bidId = event.type === 'AuctionClosed' ? event.data.winningBidId : event.data.bidId;
-  const [receipt] = (await receiptsOf(deps, event.data.auctionId, bidderId)).filter((candidate) => candidate.bidId === bidId);
-  if (!receipt) throw new Error(`Bid ${bidId} is not in its auction's stream`);
+  if (link) return signedReceipt(deps.signer, auctionId, bid, link);
+  const [receipt] = (await receiptsOf(deps, auctionId, bidderId)).filter((candidate) => candidate.bidId === bid.bidId);
+  if (!receipt) throw new Error(`Bid ${bid.bidId} is not in its auction's stream`);
   return receipt;
 }
 
@@ -64,12 +55,12 @@ export async function receiptForHandled(
 export async function receiptsOf(deps: { signer: Signer; eventStore: EventStore }, auctionId: string, bidderId: string): Promise<BidReceipt[]> {
   const streamId = auctionStreamId(auctionId);
   const recorded = await deps.eventStore.readStream(streamId);
-  const verdict = await verifyStream(deps, streamId);
+  const verdict = await verifyStream(deps, streamId, recorded);
   const vouched = verdict === null ? 0 : verdict.valid ? recorded.length : (verdict.firstInvalidRevision ?? 0);
   return Promise.all(
     recorded.slice(0, vouched).flatMap((stored) => {
-      const event = receiptEvent(stored, bidderId);
-      return event ? [signedReceipt(deps.signer, event, { revision: stored.revision, hash: stored.hash!, previousHash: stored.previousHash })] : [];
+      const bid = bidderBid(stored, bidderId);
+      return bid ? [signedReceipt(deps.signer, auctionId, bid, { revision: stored.revision, hash: stored.hash!, previousHash: stored.previousHash })] : [];
     }),
   );
 }

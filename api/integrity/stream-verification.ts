@@ -1,7 +1,7 @@
 import { auctionCheckpointsStreamId, type SignedCheckpoint } from '../../engine/domain';
 import { merkleRoot } from '../../engine/domain/integrity/merkle';
 import { verifySigned } from '../../engine/domain/integrity/signatures';
-import type { EventStore } from '../../engine/eventstore/port';
+import type { EventStore, RecordedEvent } from '../../engine/eventstore/port';
 import { sha256Bytes } from '../../engine/integrity/event-hash';
 import { verifyChain, type ChainVerdict } from '../../engine/integrity/verify-chain';
 import { publishedKeys } from './signer';
@@ -12,10 +12,11 @@ const AUCTION_LOG = /^auction(?:_rejections)?-(.+)$/;
 /**
  * A stream's hash chain, and for a stream of an auction's log the last checkpoint signed over it
  * too: the chain alone cannot tell that its last events were removed, the checkpoint can (it
- * signed how many there were, their Merkle root and the last hash).
+ * signed how many there were, their Merkle root and the last hash). `read`: the stream, when the
+ * caller has just read it.
  */
-export async function verifyStream(deps: { eventStore: EventStore }, streamId: string): Promise<ChainVerdict | null> {
-  const events = await deps.eventStore.readStream(streamId);
+export async function verifyStream(deps: { eventStore: EventStore }, streamId: string, read?: readonly RecordedEvent[]): Promise<ChainVerdict | null> {
+  const events = read ?? (await deps.eventStore.readStream(streamId));
   if (events.length === 0) return null;
   const chain = verifyChain(streamId, events);
   const auctionId = AUCTION_LOG.exec(streamId)?.[1];

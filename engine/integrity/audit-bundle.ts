@@ -11,7 +11,7 @@ import {
 } from '../domain';
 import { jcs } from '../domain/integrity/canonical';
 import { MerkleAccumulator, rootFromInclusionProof, inclusionProof } from '../domain/integrity/merkle';
-import { verifyReceipt, type BidReceipt } from '../domain/integrity/receipts';
+import { receiptedBid, verifyReceipt, type BidReceipt } from '../domain/integrity/receipts';
 import { keyIdOf, verifySigned, type PublishedKey, type Signed } from '../domain/integrity/signatures';
 import { sha256Bytes } from './event-hash';
 import { verifyChain } from './verify-chain';
@@ -317,11 +317,9 @@ export async function verifyReceiptInBundle(bundleText: string, given: unknown, 
   checks.push(signed ? { ok: true, what: `The receipt is signed by ${receipt.keyId}` } : { ok: false, what: problems[0]! });
   const stream = bundle.streams.find((candidate) => candidate.streamId === receipt.streamId);
   const event = stream?.events[receipt.revision];
-  const data = (event?.data ?? {}) as { bidId?: string; amount?: number; winningBidId?: string; finalPrice?: number };
-  const isTheBid = event !== undefined && (data.bidId === receipt.bidId || (event.type === 'AuctionClosed' && data.winningBidId === receipt.bidId));
-  const cents = event?.type === 'AuctionClosed' ? data.finalPrice : data.amount;
+  const bid = event === undefined ? null : receiptedBid(event);
   checks.push(
-    isTheBid && event.hash === receipt.hash && event.previousHash === receipt.previousHash && cents === Math.round(receipt.amount * 100)
+    bid?.bidId === receipt.bidId && event!.hash === receipt.hash && event!.previousHash === receipt.previousHash && bid.amount === Math.round(receipt.amount * 100)
       ? { ok: true, what: `It is revision ${receipt.revision} of ${receipt.streamId}: bid ${receipt.bidId} of $${receipt.amount.toFixed(2)}, with that hash` }
       : { ok: false, what: `Revision ${receipt.revision} of ${receipt.streamId} is not the receipt's bid as the receipt says it (bid, amount or hash differ)` },
   );

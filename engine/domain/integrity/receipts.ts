@@ -1,3 +1,4 @@
+import type { AuctionEvent } from '../auction/messages';
 import { rootFromInclusionProof } from './merkle';
 import { verifySigned, type PublishedKey, type Signed } from './signatures';
 
@@ -18,6 +19,32 @@ export interface BidReceipt extends Signed {
   readonly placedAt: string;
   readonly hash: string;
   readonly previousHash: string | null;
+}
+
+/** The bid an event of an auction's stream gives a receipt for, amount in cents; null for any other event. */
+export interface ReceiptedBid {
+  readonly bidId: string;
+  readonly bidderId: string;
+  readonly amount: number;
+  readonly placedAt: string;
+}
+
+/**
+ * The one rule for which events a receipt is for: a bid placed or a maximum raised (as bid), and
+ * the close of a buy-now (at its price). The API signs from it, the proof route and audit:verify
+ * find a receipt's event by it.
+ */
+export function receiptedBid(event: { readonly type: string; readonly data: unknown }): ReceiptedBid | null {
+  const candidate = event as AuctionEvent;
+  if (candidate.type === 'BidPlaced' || candidate.type === 'MaximumBidRaised') {
+    const { bidId, bidderId, amount, placedAt } = candidate.data;
+    return { bidId, bidderId, amount, placedAt };
+  }
+  if (candidate.type === 'AuctionClosed' && candidate.data.closedBy === 'BUY_NOW') {
+    const { winningBidId, winnerId, finalPrice, closedAt } = candidate.data;
+    return winningBidId === null || winnerId === null || finalPrice === null ? null : { bidId: winningBidId, bidderId: winnerId, amount: finalPrice, placedAt: closedAt };
+  }
+  return null;
 }
 
 /** What GET /api/public/receipts/{bidId}/proof answers: public data only, no other bidder's amount or id. */
