@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatUsd } from '../engine/domain';
-import type { BidReceipt } from '../engine/domain/integrity/receipts';
+import type { AnyBidReceipt } from '../engine/domain/integrity/receipts';
 import type { PublishedKey } from '../engine/domain/integrity/signatures';
 import { verifyAuditBundle, verifyReceiptInBundle, type BundleCheck, type BundleVerdict } from '../engine/integrity/audit-bundle';
 import { CliError, runCli, usageError } from './cli';
@@ -50,7 +50,7 @@ runCli(async () => {
   console.log(verdictLine(verdict));
 
   if (parsed.values.receipt !== undefined) {
-    const receipt = (await readJson(parsed.values.receipt)) as Partial<BidReceipt>;
+    const receipt = (await readJson(parsed.values.receipt)) as Partial<AnyBidReceipt>;
     console.log(`\nReceipt ${parsed.values.receipt}${receipt.bidId ? ` (bid ${receipt.bidId})` : ''}`);
     const checks = await verifyReceiptInBundle(text, receipt, pinned);
     print(checks);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { dollarsSchema } from './auctions';
+import { bidReceiptSchema } from '../../engine/domain/integrity/receipts';
 
 /**
  * Verifiable history, as the API and the web app share it: bidders' receipts, the proof that a
  * receipt's bid is in a signed checkpoint, and the keys that sign them. The checks themselves are
  * the engine's (engine/integrity), browser-safe, re-exported here for the web app.
  */
-export { verifyReceipt, type BidReceipt, type ReceiptProof, type ReceiptVerdict } from '../../engine/domain/integrity/receipts';
+export { anyBidReceiptSchema, RECEIPT_FORMAT, verifyReceipt, type AnyBidReceipt, type BidReceipt, type ReceiptProof, type ReceiptVerdict } from '../../engine/domain/integrity/receipts';
 export type { PublishedKey } from '../../engine/domain/integrity/signatures';
 
 /** Answers only: the server writes them, and a regex per field would cost every bid's answer. */
@@ -14,21 +14,10 @@ const hash = z.string().describe('SHA-256, 64 lowercase hex characters');
 const keyId = z.string().describe('The signing key, as /.well-known/provenance-keys.json lists it');
 const signature = z.string().describe('Ed25519 over the RFC 8785 (JCS) bytes of every other field, base64url');
 
-export const receiptSchema = z
-  .object({
-    format: z.literal('provenance.bid-receipt.v1'),
-    auctionId: z.string(),
-    bidId: z.string(),
-    streamId: z.string().describe("The auction's stream"),
-    revision: z.number().int().min(0).describe("The bid event's revision in that stream: its leaf index in the checkpoints' Merkle trees"),
-    amount: dollarsSchema.describe('Dollars, as bid (for a buy-now, the price paid)'),
-    placedAt: z.string(),
-    hash: hash.describe("The bid event's SHA-256 (over its RFC 8785 bytes, the previous event's hash included)"),
-    previousHash: hash.nullable(),
-    keyId,
-    signature,
-  })
-  .describe('Keep it: with GET /api/public/receipts/{bidId}/proof it proves your bid was recorded, with nothing but public data');
+/** What the API answers with a placed bid; /verify reads receipts of every version (anyBidReceiptSchema). */
+export const receiptSchema = bidReceiptSchema.describe(
+  'Keep it: with GET /api/public/receipts/{bidId}/proof it proves your bid was recorded, with nothing but public data',
+);
 
 export const publishedKeySchema = z.object({
   keyId: z.string(),

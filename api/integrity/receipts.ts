@@ -1,14 +1,14 @@
 import type { HandledCommand } from '../../engine/application/command-handler';
 import { auctionStreamId, type AuctionEvent, type AuctionState } from '../../engine/domain';
 import type { ChainLink, EventStore } from '../../engine/eventstore/port';
-import { receiptedBid, type BidReceipt, type ReceiptedBid } from '../../engine/domain/integrity/receipts';
+import { RECEIPT_FORMAT, receiptedBid, type BidReceipt, type ReceiptedBid, type ReceiptStatement } from '../../engine/domain/integrity/receipts';
 import { toDollars } from '../http/money';
 import type { Signer } from './signer';
 import { verifyStream } from './stream-verification';
 
 function signedReceipt(signer: Signer, auctionId: string, bid: ReceiptedBid, link: Pick<ChainLink, 'revision' | 'hash' | 'previousHash'>): Promise<BidReceipt> {
-  return signer.sign({
-    format: 'provenance.bid-receipt.v1' as const,
+  const statement: ReceiptStatement = {
+    format: RECEIPT_FORMAT,
     auctionId,
     bidId: bid.bidId,
     streamId: auctionStreamId(auctionId),
@@ -17,7 +17,8 @@ function signedReceipt(signer: Signer, auctionId: string, bid: ReceiptedBid, lin
     placedAt: bid.placedAt,
     hash: link.hash,
     previousHash: link.previousHash,
-  });
+  };
+  return signer.signInBatch(statement);
 }
 
 /** The bidder's own bid in an event, if the event is one a receipt is for. */

@@ -11,7 +11,7 @@ import {
 } from '../domain';
 import { jcs } from '../domain/integrity/canonical';
 import { MerkleAccumulator, rootFromInclusionProof, inclusionProof } from '../domain/integrity/merkle';
-import { receiptedBid, verifyReceipt, type BidReceipt } from '../domain/integrity/receipts';
+import { anyBidReceiptSchema, receiptedBid, verifyReceipt, type AnyBidReceipt } from '../domain/integrity/receipts';
 import { keyIdOf, verifySigned, type PublishedKey, type Signed } from '../domain/integrity/signatures';
 import { sha256Bytes } from './event-hash';
 import { verifyChain } from './verify-chain';
@@ -47,21 +47,6 @@ const bundleKeySchema = z.strictObject({
   endorsement: z.strictObject({ keyId: z.string(), signature: z.string() }).nullable(),
 });
 export type BundleKey = z.infer<typeof bundleKeySchema>;
-
-/** A receipt as signed (receipts.ts); checked before anything reads it. */
-const receiptShape = z.object({
-  format: z.literal('provenance.bid-receipt.v1'),
-  auctionId: z.string(),
-  bidId: z.string(),
-  streamId: z.string(),
-  revision: z.number().int().min(0),
-  amount: z.number(),
-  placedAt: z.string(),
-  hash,
-  previousHash: hash.nullable(),
-  keyId: z.string(),
-  signature: z.string(),
-});
 
 const auditBundleSchema = z.strictObject({
   format: z.literal(AUDIT_BUNDLE_FORMAT),
@@ -307,9 +292,10 @@ function outcomeOf(state: AuctionState): ReplayedOutcome | null {
  * RFC 6962 inclusion proof the bidder gets from the API, computed here from the bundle's events).
  */
 export async function verifyReceiptInBundle(bundleText: string, given: unknown, pinned?: readonly PublishedKey[]): Promise<BundleCheck[]> {
-  const parsedReceipt = receiptShape.safeParse(given);
+  const parsedReceipt = anyBidReceiptSchema.safeParse(given);
   if (!parsedReceipt.success) return [{ ok: false, what: `Not a receipt: ${parsedReceipt.error.issues[0]!.path.join('.')} ${parsedReceipt.error.issues[0]!.message}` }];
-  const receipt = given as BidReceipt;
+  // Checked as given: a signature covers every field, those the schema does not name too.
+  const receipt = given as AnyBidReceipt;
   const bundle = JSON.parse(bundleText) as AuditBundle;
   const keys = pinned ?? bundle.keys;
   const checks: BundleCheck[] = [];

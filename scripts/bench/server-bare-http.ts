@@ -29,7 +29,7 @@ app.post('/api/bids', async (request, reply) => {
     auction: { currentPrice: amount, currentLeaderId: bidderId, status: 'ACTIVE', minimumBid: amount + 1, endsAt: now },
     // As long as a real receipt, and as costly to write; nothing signs it.
     receipt: {
-      format: 'provenance.bid-receipt.v1',
+      format: 'provenance.bid-receipt.v2',
       auctionId,
       bidId: randomUUID(),
       streamId: `auction-${auctionId}`,
@@ -39,6 +39,8 @@ app.post('/api/bids', async (request, reply) => {
       hash: randomBytes(32).toString('hex'),
       previousHash: randomBytes(32).toString('hex'),
       keyId: `ed25519-${randomBytes(8).toString('hex')}`,
+      // A hot auction's receipts are signed some 16 to a batch.
+      batch: { size: 16, index: 5, auditPath: Array.from({ length: 4 }, () => randomBytes(32).toString('hex')) },
       signature: randomBytes(64).toString('base64url'),
     },
   };

@@ -151,7 +151,7 @@ describe.each(API_BACKENDS)('receipts, signed checkpoints and inclusion proofs o
     const receipt = placed.body.receipt as BidReceipt;
     const [stored] = await api.deps.eventStore.readStream(auctionStreamId(auctionId), { fromRevision: receipt.revision, maxCount: 1 });
     expect(receipt).toEqual({
-      format: 'provenance.bid-receipt.v1',
+      format: 'provenance.bid-receipt.v2',
       auctionId,
       bidId: placed.body.id,
       streamId: auctionStreamId(auctionId),
@@ -161,6 +161,8 @@ describe.each(API_BACKENDS)('receipts, signed checkpoints and inclusion proofs o
       hash: stored!.hash,
       previousHash: stored!.previousHash,
       keyId: api.deps.signer.keyId,
+      // Alone in its batch: the root its key signed is its own leaf's.
+      batch: { size: 1, index: 0, auditPath: [] },
       signature: expect.stringMatching(/^[A-Za-z0-9_-]{86}$/),
     });
     expect(stored!.type).toBe('BidPlaced');
@@ -169,6 +171,21 @@ describe.each(API_BACKENDS)('receipts, signed checkpoints and inclusion proofs o
     expect((await verifyReceipt({ ...receipt, keyId: 'ed25519-0000000000000000' }, await keys())).problems).toEqual([
       'The receipt is signed by a key that is not published (ed25519-0000000000000000)',
     ]);
+  });
+
+  it('signs the receipts asked for in one turn with one signature, each with its own path; a turn later, another', async () => {
+    const statements = [1, 2, 3, 4, 5].map((n) => ({ format: 'provenance.bid-receipt.v2' as const, auctionId: 'a', bidId: `b${n}`, streamId: 'auction-a', revision: n, amount: n, placedAt: start.toISOString(), hash: 'ab'.repeat(32), previousHash: null }));
+    const together = await Promise.all(statements.map((statement) => api.deps.signer.signInBatch(statement)));
+    expect(new Set(together.map((receipt) => receipt.signature)).size).toBe(1);
+    expect(together.map((receipt) => [receipt.batch.size, receipt.batch.index, receipt.batch.auditPath.length])).toEqual([[5, 0, 3], [5, 1, 3], [5, 2, 3], [5, 3, 3], [5, 4, 1]]);
+    for (const receipt of together) expect((await verifyReceipt(receipt, await keys())).signed).toBe(true);
+    // Another receipt's path, or another place in the batch, proves nothing.
+    expect((await verifyReceipt({ ...together[0]!, batch: together[1]!.batch }, await keys())).signed).toBe(false);
+    expect((await verifyReceipt({ ...together[4]!, batch: { ...together[4]!.batch, size: 4 } }, await keys())).signed).toBe(false);
+
+    const later = await api.deps.signer.signInBatch(statements[0]!);
+    expect(later.signature).not.toBe(together[0]!.signature);
+    expect(later.batch).toEqual({ size: 1, index: 0, auditPath: [] });
   });
 
   it('proves the bid is in the first checkpoint that covers it, with hashes only: no other bidder in the proof', async () => {

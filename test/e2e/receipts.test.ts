@@ -86,7 +86,7 @@ describe('receipts: a bidder keeps and checks the proof of their bid', () => {
     const receipts = JSON.parse(await readFile(downloaded, 'utf8')) as BidReceipt[];
     expect(receipts).toHaveLength(1);
     const [receipt] = receipts as [BidReceipt];
-    expect(receipt).toMatchObject({ format: 'provenance.bid-receipt.v1', auctionId, amount, streamId: `auction-${auctionId}` });
+    expect(receipt).toMatchObject({ format: 'provenance.bid-receipt.v2', auctionId, amount, streamId: `auction-${auctionId}`, batch: { size: 1, index: 0, auditPath: [] } });
     expect(receipt.signature).toMatch(/^[A-Za-z0-9_-]{80,}$/);
     // The short hash on screen is the receipt's; the whole of it is in the title.
     expect(await item.locator('code').getAttribute('title')).toBe(receipt.hash);
@@ -135,13 +135,13 @@ describe('receipts: a bidder keeps and checks the proof of their bid', () => {
 
       // Not JSON, then JSON that is no receipt: refused beside the text field, nothing checked.
       const text = page.getByLabel('Or paste its text');
-      await text.fill('{"format": "provenance.bid-receipt.v1", ');
+      await text.fill('{"format": "provenance.bid-receipt.v2", ');
       await page.getByRole('button', { name: 'Check the text' }).click();
       await page.getByTestId('text-error').filter({ hasText: 'This is not valid JSON.' }).waitFor();
       expect(await text.getAttribute('aria-invalid')).toBe('true');
       await text.fill('{"hello": "world"}');
       await page.getByRole('button', { name: 'Check the text' }).click();
-      await page.getByTestId('text-error').filter({ hasText: 'This is not a Provenance bid receipt: it has no "format": "provenance.bid-receipt.v1".' }).waitFor();
+      await page.getByTestId('text-error').filter({ hasText: 'This is not a Provenance bid receipt: it has no "format": "provenance.bid-receipt.v2".' }).waitFor();
       expect(await page.getByTestId('verified-receipt').count()).toBe(0);
       if (width === 'desktop') await screenshot(page, 'verify-bad-text-desktop');
 

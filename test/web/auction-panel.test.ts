@@ -123,7 +123,20 @@ function placed(amount: number, overrides: Partial<PlacedBid['auction']> = {}): 
 /** A receipt as the API signs it; the panel only hands it on. */
 function receipt(bidId: string, amount: number): PlacedBid['receipt'] {
   const hash = 'ab'.repeat(32);
-  return { format: 'provenance.bid-receipt.v1', auctionId: AUCTION_ID, bidId, streamId: `auction-${AUCTION_ID}`, revision: 3, amount, placedAt: new Date(Date.now()).toISOString(), hash, previousHash: null, keyId: 'ed25519-0123456789abcdef', signature: 'sig' };
+  return {
+    format: 'provenance.bid-receipt.v2',
+    auctionId: AUCTION_ID,
+    bidId,
+    streamId: `auction-${AUCTION_ID}`,
+    revision: 3,
+    amount,
+    placedAt: new Date(Date.now()).toISOString(),
+    hash,
+    previousHash: null,
+    keyId: 'ed25519-0123456789abcdef',
+    batch: { size: 1, index: 0, auditPath: [] },
+    signature: 'sig',
+  };
 }
 
 /** A bid as the live feed tells it: the n-th after the fixture's, with the auction's summary one version on. */

@@ -1,7 +1,7 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { BidReceipt, PublishedKey, ReceiptProof } from '../../api/contracts/receipts';
+import type { AnyBidReceipt, BidReceipt, PublishedKey, ReceiptProof } from '../../api/contracts/receipts';
 import { canonicalBytes } from '../../engine/domain/integrity/canonical';
 import { inclusionProof, merkleRoot } from '../../engine/domain/integrity/merkle';
 import { keyIdOf } from '../../engine/domain/integrity/signatures';
@@ -32,12 +32,22 @@ function signed<T extends object>(statement: T): T & { keyId: string; signature:
   return { ...withKey, signature: sign(null, canonicalBytes(withKey), privateKey).toString('base64url') };
 }
 
+/**
+ * A receipt as the API signs one alone in its batch: the key signs the RFC 6962 root of a tree of
+ * one leaf, SHA-256(0x00 || the receipt's canonical bytes).
+ */
+function signedAlone<T extends object>(statement: T): T & { keyId: string; batch: { size: number; index: number; auditPath: string[] }; signature: string } {
+  const withKey = { ...statement, keyId };
+  const rootHash = createHash('sha256').update(Buffer.concat([Buffer.from([0]), canonicalBytes(withKey)])).digest('hex');
+  const root = { format: 'provenance.signed-batch.v1', keyId, size: 1, rootHash };
+  return { ...withKey, batch: { size: 1, index: 0, auditPath: [] }, signature: sign(null, canonicalBytes(root), privateKey).toString('base64url') };
+}
+
 /** The events of the auction's stream: the bid is revision 2 of 5. */
 const leaves = [1, 2, 3, 4, 5].map(hex);
 
-function receipt(overrides: Partial<BidReceipt> = {}): BidReceipt {
-  return signed({
-    format: 'provenance.bid-receipt.v1' as const,
+const receiptStatement = (overrides: Partial<BidReceipt>) => ({
+    format: 'provenance.bid-receipt.v2' as const,
     auctionId: AUCTION_ID,
     bidId: BID_ID,
     streamId: STREAM_ID,
@@ -47,10 +57,19 @@ function receipt(overrides: Partial<BidReceipt> = {}): BidReceipt {
     hash: leaves[2]!,
     previousHash: leaves[1]!,
     ...overrides,
-  });
+});
+
+function receipt(overrides: Partial<BidReceipt> = {}): BidReceipt {
+  return signedAlone(receiptStatement(overrides));
 }
 
-async function proofOf(forReceipt: BidReceipt): Promise<ReceiptProof> {
+/** A receipt signed on its own, as the API signed them before batches. */
+function formerReceipt(): AnyBidReceipt {
+  const { format: _format, ...statement } = receiptStatement({});
+  return signed({ format: 'provenance.bid-receipt.v1' as const, ...statement });
+}
+
+async function proofOf(forReceipt: AnyBidReceipt): Promise<ReceiptProof> {
   const checkpoint = signed({
     format: 'provenance.checkpoint.v1' as const,
     auctionId: AUCTION_ID,
@@ -87,6 +106,19 @@ describe('checking a receipt in the browser', () => {
     expect(check).toEqual({ outcome: 'VERIFIED', keyId, checkpointSignedAt: '2026-11-26T10:21:03.000Z' });
     expect(receiptCheckText(check)).toMatch(new RegExp(`^Verified: signed by ${keyId} and included in the auction's log as signed on Nov 26, 2026, \\d{1,2}:21:03 [AP]M\\.$`));
     expect(fetch).toHaveBeenCalledWith(`/api/public/receipts/${BID_ID}/proof?auctionId=${AUCTION_ID}`, expect.anything());
+  });
+
+  it('a receipt signed on its own before batch signatures (v1) is verified the same way', async () => {
+    const former = formerReceipt();
+    serve(async () => Response.json(await proofOf(former)));
+    expect(await checkReceipt(former)).toEqual({ outcome: 'VERIFIED', keyId, checkpointSignedAt: '2026-11-26T10:21:03.000Z' });
+    expect(readReceipts(JSON.stringify([former, receipt()]))).toEqual({ ok: true, receipts: [former, receipt()] });
+  });
+
+  it('a receipt whose place in its batch was changed fails its signature', async () => {
+    const mine = receipt();
+    serve(async () => Response.json(await proofOf(mine)));
+    expect(await checkReceipt({ ...mine, batch: { size: 2, index: 1, auditPath: [hex(7)] } })).toEqual({ outcome: 'FAILED', problems: ["The receipt's signature does not match its contents"] });
   });
 
   it('not in a checkpoint yet (409): the signature is verified, and the user is told to try again in a minute', async () => {
@@ -168,7 +200,7 @@ describe('reading a receipts file on /verify', () => {
     ['{"format":', 'This is not valid JSON. Use the file exactly as it was downloaded, or paste all of its text.'],
     ['[]', 'The list is empty: there is no receipt in it.'],
     ['42', 'This is not a Provenance bid receipt: it is not a JSON object.'],
-    ['{"hello":"world"}', 'This is not a Provenance bid receipt: it has no "format": "provenance.bid-receipt.v1".'],
+    ['{"hello":"world"}', 'This is not a Provenance bid receipt: it has no "format": "provenance.bid-receipt.v2".'],
     ['{"format":"provenance.audit-bundle.v1"}', 'This is not a Provenance bid receipt: it is an audit bundle: check it offline with npm run audit:verify -- bundle.json.'],
   ])('refuses %j: %s', (input, error) => {
     expect(readReceipts(input)).toEqual({ ok: false, error });

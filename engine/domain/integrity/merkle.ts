@@ -76,9 +76,20 @@ export async function inclusionProofOfData(leaves: readonly Uint8Array[], index:
   if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length) {
     throw new RangeError(`Leaf index ${index} is outside a tree of ${leaves.length} leaves.`);
   }
+  return pathIn(await levelsOf(leaves, sha256), index);
+}
+
+/** The tree's root and every leaf's audit path, the tree built once (a batch signature hands each leaf its path). */
+export async function rootAndInclusionProofsOfData(leaves: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<{ root: Uint8Array; proofs: Uint8Array[][] }> {
+  if (leaves.length === 0) return { root: await emptyTreeHash(sha256), proofs: [] };
+  const levels = await levelsOf(leaves, sha256);
+  return { root: levels[levels.length - 1]![0]!, proofs: leaves.map((_, index) => pathIn(levels, index)) };
+}
+
+function pathIn(levels: readonly Uint8Array[][], index: number): Uint8Array[] {
   const path: Uint8Array[] = [];
   let position = index;
-  for (const level of (await levelsOf(leaves, sha256)).slice(0, -1)) {
+  for (const level of levels.slice(0, -1)) {
     const sibling = position % 2 === 0 ? position + 1 : position - 1;
     // A lone last node has no sibling on its level: it is promoted, and contributes nothing to the path.
     if (sibling < level.length) path.push(level[sibling]!);
@@ -152,7 +163,7 @@ export async function rootFromInclusionProofOfData(
 
 const HEX_HASH = /^[0-9a-f]{64}$/i;
 
-function bytesOf(hex: Hex): Uint8Array {
+export function bytesOf(hex: Hex): Uint8Array {
   if (typeof hex !== 'string' || !HEX_HASH.test(hex)) {
     throw new TypeError(`Expected a SHA-256 hash as 64 hex characters, got ${JSON.stringify(hex)}.`);
   }
@@ -161,7 +172,7 @@ function bytesOf(hex: Hex): Uint8Array {
   return bytes;
 }
 
-function hexOf(bytes: Uint8Array): Hex {
+export function hexOf(bytes: Uint8Array): Hex {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 

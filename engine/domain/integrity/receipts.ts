@@ -1,24 +1,64 @@
+import { z } from 'zod';
 import type { AuctionEvent } from '../auction/messages';
 import { rootFromInclusionProof } from './merkle';
-import { verifySigned, type PublishedKey, type Signed } from './signatures';
+import { verifyBatchSigned, verifySigned, type PublishedKey, type Signed } from './signatures';
 
 /**
  * A bidder's receipt: the platform's signed word that their bid is the event at `revision` of
  * `streamId`, with that hash. Signed in the request that placed the bid; later, an inclusion proof
  * against a signed checkpoint shows the event is in the log the checkpoint signed (receipt.hash is
  * a leaf of the checkpoint's Merkle tree, at index `revision`). Browser-safe.
+ *
+ * Version 2 (what the API signs now) is batch-signed (signatures.ts): the receipts answered in one
+ * turn of the server's event loop share one Ed25519 signature over the root of a tree of them, and
+ * each carries its path to that root. Version 1 (each receipt signed on its own) was signed until
+ * 2026-11-26; receipts of both versions verify.
  */
-export interface BidReceipt extends Signed {
-  readonly format: 'provenance.bid-receipt.v1';
-  readonly auctionId: string;
-  readonly bidId: string;
-  readonly streamId: string;
-  readonly revision: number;
-  /** Dollars, as the bid was placed (for a buy-now, the price paid). */
-  readonly amount: number;
-  readonly placedAt: string;
-  readonly hash: string;
-  readonly previousHash: string | null;
+export const RECEIPT_FORMAT = 'provenance.bid-receipt.v2';
+const FORMER_RECEIPT_FORMAT = 'provenance.bid-receipt.v1';
+
+const hash = z.string().describe('SHA-256, 64 lowercase hex characters');
+
+/** What every receipt states, whatever its version. */
+const receiptStatementShape = {
+  auctionId: z.string(),
+  bidId: z.string(),
+  streamId: z.string().describe("The auction's stream"),
+  revision: z.number().int().min(0).describe("The bid event's revision in that stream: its leaf index in the checkpoints' Merkle trees"),
+  amount: z.number().describe('Dollars, as bid (for a buy-now, the price paid)'),
+  placedAt: z.string(),
+  hash: hash.describe("The bid event's SHA-256 (over its RFC 8785 bytes, the previous event's hash included)"),
+  previousHash: hash.nullable(),
+  keyId: z.string().describe('The signing key, as /.well-known/provenance-keys.json lists it'),
+};
+
+/** Receipts as the API answers them now; only the server writes them (no pattern checks per field on every bid's answer). */
+export const bidReceiptSchema = z.object({
+  format: z.literal(RECEIPT_FORMAT),
+  ...receiptStatementShape,
+  batch: z
+    .object({ size: z.number().int().min(1), index: z.number().int().min(0), auditPath: z.array(hash).readonly() })
+    .describe('Where the receipt sits among those signed with it: RFC 6962 audit path from its leaf (the RFC 8785 bytes of every other field but the signature) to the signed root'),
+  signature: z.string().describe('Ed25519 over the RFC 8785 bytes of {format: "provenance.signed-batch.v1", keyId, size, rootHash}, base64url'),
+});
+
+/** A receipt of either version, as a bidder may bring one to be checked. */
+export const anyBidReceiptSchema = z.discriminatedUnion('format', [
+  bidReceiptSchema,
+  z.object({ format: z.literal(FORMER_RECEIPT_FORMAT), ...receiptStatementShape, signature: z.string().describe('Ed25519 over the RFC 8785 bytes of every other field') }),
+]);
+
+/** A receipt as the API signs it now. */
+export type BidReceipt = z.infer<typeof bidReceiptSchema>;
+/** A receipt of either version: what verifiers take. */
+export type AnyBidReceipt = z.infer<typeof anyBidReceiptSchema>;
+/** A receipt before it is signed: what the API hands the signer. */
+export type ReceiptStatement = Omit<z.infer<typeof bidReceiptSchema>, 'keyId' | 'batch' | 'signature'>;
+
+/** Whether a receipt's signature holds, by a published key, whatever its version. */
+async function receiptSignatureHolds(receipt: AnyBidReceipt, keys: readonly PublishedKey[]): Promise<boolean> {
+  if (receipt.format === RECEIPT_FORMAT) return verifyBatchSigned(receipt, keys);
+  return receipt.format === FORMER_RECEIPT_FORMAT && verifySigned(receipt, keys);
 }
 
 /** The bid an event of an auction's stream gives a receipt for, amount in cents; null for any other event. */
@@ -79,11 +119,11 @@ export interface ReceiptVerdict {
 }
 
 /** Checks a receipt's signature, and, given a proof, that its event is in a signed checkpoint. */
-export async function verifyReceipt(receipt: BidReceipt, keys: readonly PublishedKey[], proof?: ReceiptProof): Promise<ReceiptVerdict> {
+export async function verifyReceipt(receipt: AnyBidReceipt, keys: readonly PublishedKey[], proof?: ReceiptProof): Promise<ReceiptVerdict> {
   const problems: string[] = [];
   // A receipt is for a bid in its auction's own stream (not, say, a refused attempt beside it).
   if (receipt.streamId !== `auction-${receipt.auctionId}`) return { signed: false, included: proof === undefined ? null : false, problems: ["The receipt names another stream than its auction's"] };
-  const signed = receipt.format === 'provenance.bid-receipt.v1' && (await verifySigned(receipt, keys));
+  const signed = await receiptSignatureHolds(receipt, keys);
   if (!signed) problems.push(keys.some((key) => key.keyId === receipt.keyId) ? 'The receipt\'s signature does not match its contents' : `The receipt is signed by a key that is not published (${receipt.keyId})`);
   if (proof === undefined) return { signed, included: null, problems };
   const included = await inclusionProblems(receipt, keys, proof);
@@ -91,7 +131,7 @@ export async function verifyReceipt(receipt: BidReceipt, keys: readonly Publishe
   return { signed, included: included.length === 0, problems };
 }
 
-async function inclusionProblems(receipt: BidReceipt, keys: readonly PublishedKey[], proof: ReceiptProof): Promise<string[]> {
+async function inclusionProblems(receipt: AnyBidReceipt, keys: readonly PublishedKey[], proof: ReceiptProof): Promise<string[]> {
   const { checkpoint } = proof;
   if (proof.bidId !== receipt.bidId || proof.hash !== receipt.hash || proof.revision !== receipt.revision || proof.streamId !== receipt.streamId) {
     return ['The proof is for another event than the receipt'];

@@ -9,6 +9,7 @@ import {
   merkleRoot,
   merkleRootOfData,
   rootFromInclusionProof,
+  rootAndInclusionProofsOfData,
   rootFromInclusionProofOfData,
   type Hex,
 } from '../../../engine/domain/integrity/merkle';
@@ -174,6 +175,20 @@ describe('RFC 6962 inclusion proofs', () => {
         expect(await rootFromInclusionProof(tree[i]!, i, n, proof)).toBe(root);
       }
     }
+  });
+
+  it('gives the root and every leaf\'s path of a tree built once: the published ones, and the recursive PATH up to 40 leaves', async () => {
+    for (let size = 1; size <= LEAF_DATA.length; size++) {
+      const { root, proofs } = await rootAndInclusionProofsOfData(LEAF_DATA.slice(0, size));
+      expect(hex(root)).toBe(ROOTS[size]);
+      for (const { index, path } of INCLUSION_PROOFS.filter((proof) => proof.size === size)) expect(proofs[index]!.map(hex)).toEqual(path);
+    }
+    const leaves = eventHashes(5, 40).map(bytes);
+    for (let n = 1; n <= leaves.length; n++) {
+      const { proofs } = await rootAndInclusionProofsOfData(leaves.slice(0, n));
+      expect(proofs.map((proof) => proof.map(hex))).toEqual(leaves.slice(0, n).map((_, i) => referencePath(i, leaves.slice(0, n)).map(hex)));
+    }
+    expect(await rootAndInclusionProofsOfData([])).toEqual({ root: bytes(EMPTY_ROOT), proofs: [] });
   });
 
   it('leads from any leaf of a random log to its root', async () => {

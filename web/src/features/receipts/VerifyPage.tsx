@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useRef } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
-import type { BidReceipt } from '../../../../api/contracts/receipts';
+import type { AnyBidReceipt } from '../../../../api/contracts/receipts';
 import { formatUsd } from '../../lib/money';
 import { formatReceiptTime, shortHash } from '../../lib/receipts/receipt-check';
 import { receiptCheckMachine } from '../../lib/receipts/receipt-check-machine';
@@ -85,7 +85,7 @@ export function VerifyPage() {
               rows={6}
               spellCheck={false}
               value={text}
-              placeholder='{ "format": "provenance.bid-receipt.v1", … }'
+              placeholder='{ "format": "provenance.bid-receipt.v2", … }'
               aria-invalid={textError ? true : undefined}
               aria-describedby={textError ? `${ids}-text-error` : undefined}
               onChange={(event) => send({ type: 'TEXT.CHANGE', value: event.target.value })}
@@ -108,7 +108,7 @@ export function VerifyPage() {
 }
 
 /** Every receipt read, each checked at once; the heading takes the focus, so a keyboard or screen reader user lands on the results. */
-function Results({ receipts, source }: { receipts: readonly BidReceipt[]; source: ReceiptsSource }) {
+function Results({ receipts, source }: { receipts: readonly AnyBidReceipt[]; source: ReceiptsSource }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = useId();
   useEffect(() => heading.current?.focus(), []);
@@ -127,7 +127,7 @@ function Results({ receipts, source }: { receipts: readonly BidReceipt[]; source
   );
 }
 
-function ReceiptResult({ receipt }: { receipt: BidReceipt }) {
+function ReceiptResult({ receipt }: { receipt: AnyBidReceipt }) {
   const [snapshot, send] = useMachine(receiptCheckMachine, { input: { receipt, atOnce: true } });
   const checking = snapshot.matches('checking');
   return (

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { receiptSchema, type BidReceipt } from '../../../../api/contracts/receipts';
+import { anyBidReceiptSchema, RECEIPT_FORMAT, type AnyBidReceipt } from '../../../../api/contracts/receipts';
 
 /** Reading what a user brings to /verify: a receipt, or a list of them as "Download receipts" saves it. */
 
@@ -8,9 +8,10 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Each receipt is checked with a call of its own. */
 export const MAX_RECEIPTS = 100;
 
-export type ReceiptsReading = { readonly ok: true; readonly receipts: readonly BidReceipt[] } | { readonly ok: false; readonly error: string };
+export type ReceiptsReading = { readonly ok: true; readonly receipts: readonly AnyBidReceipt[] } | { readonly ok: false; readonly error: string };
 
-const RECEIPT_FORMAT = 'provenance.bid-receipt.v1';
+/** Receipts signed one by one, before batch signatures: they still verify. */
+const RECEIPT_FORMATS: readonly unknown[] = ['provenance.bid-receipt.v1', RECEIPT_FORMAT];
 
 function refused(error: string): ReceiptsReading {
   return { ok: false, error };
@@ -29,8 +30,8 @@ function receiptProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not a JSON object';
   const { format } = value as { format?: unknown };
   if (format === 'provenance.audit-bundle.v1') return 'it is an audit bundle: check it offline with npm run audit:verify -- bundle.json';
-  if (format !== RECEIPT_FORMAT) return `it has no "format": "${RECEIPT_FORMAT}"`;
-  const parsed = receiptSchema.safeParse(value);
+  if (!RECEIPT_FORMATS.includes(format)) return `it has no "format": "${RECEIPT_FORMAT}"`;
+  const parsed = anyBidReceiptSchema.safeParse(value);
   return parsed.success ? null : firstIssue(parsed.error);
 }
 
@@ -55,5 +56,5 @@ export function readReceipts(text: string): ReceiptsReading {
     const which = Array.isArray(value) ? `Item ${index + 1} of the list is` : 'This is';
     return refused(`${which} not a Provenance bid receipt: ${problem}.`);
   }
-  return { ok: true, receipts: items as BidReceipt[] };
+  return { ok: true, receipts: items as AnyBidReceipt[] };
 }

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { BidReceipt } from '../../../../api/contracts/receipts';
+import type { AnyBidReceipt } from '../../../../api/contracts/receipts';
 import { MAX_FILE_BYTES, readReceipts } from './receipts-file';
 
 /** Where the receipts being checked came from. */
@@ -7,7 +7,7 @@ export type ReceiptsSource = { readonly kind: 'file'; readonly name: string } | 
 
 export interface VerifyPageContext {
   /** The receipts being checked, each by its own check; null before any were read. */
-  readonly receipts: readonly BidReceipt[] | null;
+  readonly receipts: readonly AnyBidReceipt[] | null;
   readonly source: ReceiptsSource | null;
   /** Counts the readings: a new one checks every receipt again, even the same file. */
   readonly reading: number;
@@ -26,7 +26,7 @@ export type VerifyPageEvent =
   | { type: 'TEXT.CHECK' };
 
 /** The receipts read, or what is wrong with the file. */
-type FileReading = { readonly name: string; readonly receipts: readonly BidReceipt[] } | { readonly error: string };
+type FileReading = { readonly name: string; readonly receipts: readonly AnyBidReceipt[] } | { readonly error: string };
 
 /**
  * /verify: a receipts file chosen or dropped (read, then checked), or text pasted and checked. A

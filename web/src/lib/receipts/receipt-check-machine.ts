@@ -1,10 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { BidReceipt } from '../../../../api/contracts/receipts';
+import type { AnyBidReceipt } from '../../../../api/contracts/receipts';
 import { errorMessage, unlessAborted } from '../api-client';
 import { checkReceipt, type ReceiptCheck } from './receipt-check';
 
 export interface ReceiptCheckContext {
-  readonly receipt: BidReceipt;
+  readonly receipt: AnyBidReceipt;
   /** The last check's verdict. */
   readonly result: ReceiptCheck | null;
   /** Why the last check could not be made (the keys or the proof could not be fetched). */
@@ -13,7 +13,7 @@ export interface ReceiptCheckContext {
 }
 
 export interface ReceiptCheckInput {
-  readonly receipt: BidReceipt;
+  readonly receipt: AnyBidReceipt;
   /** Check at once (the verifier page), rather than when asked (the listing's receipts). */
   readonly atOnce?: boolean;
 }
@@ -29,7 +29,7 @@ export const receiptCheckMachine = setup({
     input: {} as ReceiptCheckInput,
   },
   actors: {
-    check: fromPromise<ReceiptCheck, BidReceipt>(({ input, signal }) => unlessAborted(signal, (aborted) => checkReceipt(input, aborted))),
+    check: fromPromise<ReceiptCheck, AnyBidReceipt>(({ input, signal }) => unlessAborted(signal, (aborted) => checkReceipt(input, aborted))),
   },
   guards: {
     atOnce: ({ context }) => context.atOnce,

@@ -1,4 +1,4 @@
-import { verifyReceipt, type BidReceipt, type ReceiptVerdict } from '../../../../api/contracts/receipts';
+import { verifyReceipt, type AnyBidReceipt, type ReceiptVerdict } from '../../../../api/contracts/receipts';
 import { fetchReceiptProof, fetchSigningKeys, type ProofAnswer } from './receipts-api';
 
 /**
@@ -15,7 +15,7 @@ export type ReceiptCheck =
   | { readonly outcome: 'FAILED'; readonly problems: readonly string[] };
 
 /** What the verdict and the proof's answer say together. */
-export function judgeReceipt(receipt: Pick<BidReceipt, 'keyId'>, verdict: ReceiptVerdict, proof: ProofAnswer): ReceiptCheck {
+export function judgeReceipt(receipt: Pick<AnyBidReceipt, 'keyId'>, verdict: ReceiptVerdict, proof: ProofAnswer): ReceiptCheck {
   const missing = proof.kind === 'missing' ? [`The auction's log has no proof of this bid: ${proof.message}`] : [];
   if (!verdict.signed) return { outcome: 'FAILED', problems: [...verdict.problems, ...missing] };
   if (proof.kind === 'pending') return { outcome: 'PENDING', keyId: receipt.keyId };
@@ -25,7 +25,7 @@ export function judgeReceipt(receipt: Pick<BidReceipt, 'keyId'>, verdict: Receip
 }
 
 /** Fetches the keys and the proof, and checks the receipt against them. A failure to fetch throws (nothing was decided). */
-export async function checkReceipt(receipt: BidReceipt, signal?: AbortSignal): Promise<ReceiptCheck> {
+export async function checkReceipt(receipt: AnyBidReceipt, signal?: AbortSignal): Promise<ReceiptCheck> {
   const [keys, proof] = await Promise.all([fetchSigningKeys(signal), fetchReceiptProof(receipt, signal)]);
   const verdict = await verifyReceipt(receipt, keys, proof.kind === 'proof' ? proof.proof : undefined);
   return judgeReceipt(receipt, verdict, proof);
