@@ -23,6 +23,7 @@ import { Notifier } from './notices/notifier';
 import { DEFAULT_AFTER_SALE_SETTINGS, type AfterSaleSettings } from './orders/settings';
 import { BankTransfer } from './payments/bank-transfer';
 import { Signer } from './integrity/signer';
+import { AppendedChains } from './integrity/appended-chains';
 import { Checkpointer, type CheckpointerOptions } from './integrity/checkpointer';
 
 export interface ServiceOptions {
@@ -69,8 +70,10 @@ export interface ServiceOptions {
 export async function openServices(infrastructure: Pick<Infrastructure, 'database' | 'eventStore'>, options: ServiceOptions): Promise<{ deps: AppDependencies; stop(): Promise<void> }> {
   const db = await openDatabase(infrastructure.database);
   const metrics = new Metrics();
-  // Every append goes through this one store, so that the metrics count them all.
-  const eventStore = metrics.instrument(infrastructure.eventStore);
+  // Every append goes through this one store, so that the metrics count them all and the
+  // checkpointer signs the chain links they answered.
+  const appended = new AppendedChains();
+  const eventStore = appended.watch(metrics.instrument(infrastructure.eventStore));
   const commands = new CommandHandler(eventStore);
   const log = options.log ?? consoleLogger;
   const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, log }) : null;
@@ -88,7 +91,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const afterSale = options.afterSale ?? DEFAULT_AFTER_SALE_SETTINGS;
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock, shippingRates: afterSale.shippingRates }, options.lifecycle, options.log);
   lifecycle?.start();
-  const checkpointer = options.checkpoints === false ? null : new Checkpointer({ db, store: eventStore, commands, signer, clock, log }, options.checkpoints);
+  const checkpointer = options.checkpoints === false ? null : new Checkpointer({ db, store: eventStore, commands, signer, appended, clock, log }, options.checkpoints);
   checkpointer?.start();
   const mediaStorage = await createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
   const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);

@@ -15,6 +15,7 @@ import type { EventStore } from '../../engine/eventstore/port';
 import { eventHash, sha256Bytes } from '../../engine/integrity/event-hash';
 import { MerkleAccumulator } from '../../engine/domain/integrity/merkle';
 import type { Database } from '../database';
+import type { AppendedChains } from './appended-chains';
 import { SIGNING_KEYS_ACTOR, type Signer } from './signer';
 
 export interface CheckpointerOptions {
@@ -31,6 +32,8 @@ export interface CheckpointerDependencies {
   readonly store: EventStore;
   readonly commands: CommandHandler;
   readonly signer: Signer;
+  /** What this process appended: signed without reading it back (appended-chains.ts). */
+  readonly appended: AppendedChains;
   readonly clock: () => Date;
   readonly log: Logger;
 }
@@ -46,6 +49,8 @@ interface CheckedStream {
 
 /** Streams whose checked state the worker keeps between checkpoints (least recently used go first). */
 const CHECKED_STREAMS = 2_000;
+
+const endsTheAuction = (type: string) => type === 'AuctionClosed' || type === 'AuctionCancelled';
 
 /** The log changed under a signed checkpoint, or a link broke: nothing more is signed for the auction. */
 class TamperedLogError extends Error {}
@@ -177,10 +182,12 @@ export class Checkpointer {
   }
 
   /**
-   * The stream checked up to its end: the events this process has not checked yet are read, each
-   * re-hashed from its contents and linked to the one before, and added to the tree. A stream seen
-   * for the first time is checked from its start, and its tree must give the last checkpoint's root
-   * at the last checkpoint's size: the events signed before are the ones still there.
+   * The stream checked up to its end. A stream seen before goes on with the links this process's
+   * own appends answered (each following the one before), then with the events read from the log
+   * past them (written by other processes), each re-hashed from its contents and linked to the
+   * one before. A stream seen for the first time is read and checked from its start, and its tree
+   * must give the last checkpoint's root at the last checkpoint's size: the events signed before
+   * are the ones still there.
    */
   async #checkedStream(streamId: string, last: SignedCheckpoint | undefined): Promise<CheckedStream> {
     const known = this.#checked.get(streamId);
@@ -188,6 +195,14 @@ export class Checkpointer {
     const tree = known?.tree ?? new MerkleAccumulator(sha256Bytes);
     let { size, headHash, closing } = known ?? { size: 0, headHash: null as string | null, closing: false };
     const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
+    const appended = known === undefined ? [] : this.#deps.appended.takeFrom(streamId, size);
+    for (const link of appended) {
+      if (link.previousHash !== headHash) break;
+      await tree.append(link.hash);
+      size += 1;
+      headHash = link.hash;
+      closing ||= endsTheAuction(link.type);
+    }
     for (const event of await this.#deps.store.readStream(streamId, { fromRevision: size })) {
       if (event.revision !== size) throw new TamperedLogError(`${streamId}: revision ${size} is missing`);
       if (event.hash === null || event.previousHash !== headHash || eventHash(event) !== event.hash) {
@@ -196,7 +211,7 @@ export class Checkpointer {
       await tree.append(event.hash);
       size += 1;
       headHash = event.hash;
-      closing ||= event.type === 'AuctionClosed' || event.type === 'AuctionCancelled';
+      closing ||= endsTheAuction(event.type);
       if (signedBefore !== undefined && size === signedBefore.size && (await tree.root()) !== signedBefore.rootHash) {
         throw new TamperedLogError(`${streamId}: its first ${size} events are not the ones the last checkpoint signed`);
       }

@@ -26,6 +26,8 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
   let rival: Account;
   let auctionId: string;
   let streamId: string;
+  /** How far the API's clock runs ahead of the wall clock: a minute on, a running auction is due a checkpoint. */
+  let ahead = 0;
 
   const verify = async (stream = streamId, token = auditor.tokens.accessToken) =>
     (await api.call('GET', `/api/audit/streams/${encodeURIComponent(stream)}/verify`, { token })) as { status: number; body: StreamVerification & { message?: string } };
@@ -38,11 +40,23 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
       await change(tx);
       await tx.query('ALTER TABLE events ENABLE TRIGGER events_append_only');
     });
+  /** A forger's rewrite: the hashes from `from` on recomputed from the events as they now are, each chained to the one before. */
+  const rechain = async (stream: string, from: number) => {
+    const events = await api.deps.eventStore.readStream(stream);
+    let previous = events[from - 1]?.hash ?? null;
+    await tamper(async (sql) => {
+      for (const event of events.slice(from)) {
+        const hash = eventHash({ ...event, previousHash: previous });
+        await sql.query('UPDATE events SET hash = $3, previous_hash = $4 WHERE stream_id = $1 AND stream_revision = $2', [stream, event.revision, hash, previous]);
+        previous = hash;
+      }
+    });
+  };
   const amountAt = async (revision: number) =>
     (await owner.sql.query<{ data: { amount: number } }>('SELECT data FROM events WHERE stream_id = $1 AND stream_revision = $2', [streamId, revision])).rows[0]!.data.amount;
 
   beforeAll(async () => {
-    api = await startTestApi(backend);
+    api = await startTestApi(backend, { clock: () => new Date(Date.now() + ahead) });
     owner = await api.storage.connect();
     [admin, auditor, buyer, rival] = [await api.signUp('ADMIN'), await api.signUp('AUDITOR'), await api.signUp('BUYER'), await api.signUp('BUYER')];
     ({ auctionId } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string });
@@ -100,6 +114,38 @@ describe.each(TAMPERABLE)('the hash chain against tampering, on %s', (backend) =
     await api.deps.checkpointer!.runOnce();
     await tamper((sql) => sql.query(`DELETE FROM events WHERE stream_id = $1 AND stream_revision = 3`, [stream]));
     expect((await verify(stream)).body).toMatchObject({ valid: false, firstInvalidRevision: 3, problem: expect.stringMatching(/^Revision 3 is missing: the checkpoint of .+ signed 4 events$/) });
+  });
+
+  it('a checkpoint signs what the appends answered: an event rewritten with its chain before it fails against the checkpoint', async () => {
+    const { auctionId: signing } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string };
+    const stream = auctionStreamId(signing);
+    const placeBid = (account: Account, amount: number) => api.call('POST', '/api/bids', { token: account.tokens.accessToken, body: { auctionId: signing, amount } });
+    expect((await placeBid(buyer, 60)).status).toBe(201);
+    await caughtUpWith(api, stream);
+    expect(await api.deps.checkpointer!.runOnce()).toContain(signing);
+    expect((await placeBid(rival, 70)).status).toBe(201);
+    // Before the next checkpoint, revision 3's amount is changed and the chain recomputed from it: the chain alone holds.
+    await tamper((sql) => sql.query(`UPDATE events SET data = jsonb_set(data, '{amount}', '100000') WHERE stream_id = $1 AND stream_revision = 3`, [stream]));
+    await rechain(stream, 3);
+    expect((await verify(stream)).body).toMatchObject({ valid: true, events: 4 });
+
+    ahead += 61_000;
+    await caughtUpWith(api, stream);
+    expect(await api.deps.checkpointer!.runOnce()).toContain(signing);
+    expect((await verify(stream)).body).toMatchObject({ valid: false, firstInvalidRevision: 0, problem: expect.stringMatching(/^The first 4 events are not the ones the checkpoint of .+ signed$/) });
+  });
+
+  it('a checkpointer that has not checked a log before reads it from the table, and refuses to sign an event changed there', async () => {
+    const { auctionId: changed } = (await createMarketplaceListing(api, { price: 5_000 })) as { auctionId: string };
+    const stream = auctionStreamId(changed);
+    expect((await api.call('POST', '/api/bids', { token: buyer.tokens.accessToken, body: { auctionId: changed, amount: 60 } })).status).toBe(201);
+    await tamper((sql) => sql.query(`UPDATE events SET data = jsonb_set(data, '{amount}', '100000') WHERE stream_id = $1 AND stream_revision = 2`, [stream]));
+    await caughtUpWith(api, stream);
+    // Its first look at the auction: read from the log, re-hashed, refused; and never signed after.
+    expect(await api.deps.checkpointer!.runOnce()).not.toContain(changed);
+    ahead += 61_000;
+    expect(await api.deps.checkpointer!.runOnce()).not.toContain(changed);
+    expect(await api.deps.eventStore.readStream(auctionCheckpointsStreamId(changed))).toEqual([]);
   });
 
   it('names two events swapped in place, and an event deleted', async () => {
