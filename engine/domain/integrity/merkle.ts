@@ -172,8 +172,13 @@ export function bytesOf(hex: Hex): Uint8Array {
   return bytes;
 }
 
+/** Each byte's two hex digits: a server turns every node of its batch trees into text. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 export function hexOf(bytes: Uint8Array): Hex {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const byte of bytes) hex += HEX_PAIRS[byte];
+  return hex;
 }
 
 /** The tree hash over event hashes; each leaf's data is the 32 bytes of its hash, not the hex text. */
