@@ -8,9 +8,11 @@ export interface AppendedLink extends ChainLink {
 
 /** The streams of an auction's log: its own and its refused attempts (checkpoints.ts signs both). */
 const AUCTION_LOG_STREAM = /^auction(?:_rejections)?-/;
-/** Streams kept, least recently appended to going first; and links kept per stream, oldest going first. */
-const MAX_STREAMS = 2_000;
-const MAX_LINKS_PER_STREAM = 20_000;
+/**
+ * Links kept (some 200 bytes each), the streams least recently appended to going first: a stream
+ * whose links were dropped is read from the log instead, as another process's would be.
+ */
+const MAX_LINKS = 100_000;
 
 /**
  * The chain links of auctions' logs as this process's appends answered them, until the
@@ -21,6 +23,7 @@ const MAX_LINKS_PER_STREAM = 20_000;
  */
 export class AppendedChains {
   readonly #streams = new Map<string, AppendedLink[]>();
+  #size = 0;
 
   /** `store`, telling this the links of every append to an auction's log that went through it. */
   watch(store: EventStore): EventStore {
@@ -35,8 +38,12 @@ export class AppendedChains {
       this.#streams.delete(result.streamId);
       this.#streams.set(result.streamId, links);
       for (const link of result.chain) links.push({ ...link, type: types.get(link.id) ?? '' });
-      if (links.length > MAX_LINKS_PER_STREAM) links.splice(0, links.length - MAX_LINKS_PER_STREAM);
-      if (this.#streams.size > MAX_STREAMS) this.#streams.delete(this.#streams.keys().next().value!);
+      this.#size += result.chain.length;
+      while (this.#size > MAX_LINKS) {
+        const [oldest, dropped] = this.#streams.entries().next().value!;
+        this.#streams.delete(oldest);
+        this.#size -= dropped.length;
+      }
     }
   }
 
@@ -46,7 +53,7 @@ export class AppendedChains {
     if (links === undefined) return [];
     links.sort((a, b) => a.revision - b.revision);
     const start = links.findIndex((link) => link.revision >= revision);
-    links.splice(0, start === -1 ? links.length : start);
+    this.#size -= links.splice(0, start === -1 ? links.length : start).length;
     const taken: AppendedLink[] = [];
     for (const link of links) {
       if (link.revision !== revision + taken.length) break;
