@@ -72,8 +72,9 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const metrics = new Metrics();
   // Every append goes through this one store, so that the metrics count them all and the
   // checkpointer signs the chain links they answered.
-  const appended = new AppendedChains();
-  const eventStore = appended.watch(metrics.instrument(infrastructure.eventStore));
+  const appended = options.checkpoints === false ? null : new AppendedChains();
+  const instrumented = metrics.instrument(infrastructure.eventStore);
+  const eventStore = appended?.watch(instrumented) ?? instrumented;
   const commands = new CommandHandler(eventStore);
   const log = options.log ?? consoleLogger;
   const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, log }) : null;
@@ -91,7 +92,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const afterSale = options.afterSale ?? DEFAULT_AFTER_SALE_SETTINGS;
   const lifecycle = options.lifecycle === false ? null : new LifecycleWorker({ db, commands, clock, shippingRates: afterSale.shippingRates }, options.lifecycle, options.log);
   lifecycle?.start();
-  const checkpointer = options.checkpoints === false ? null : new Checkpointer({ db, store: eventStore, commands, signer, appended, clock, log }, options.checkpoints);
+  const checkpointer = options.checkpoints === false || appended === null ? null : new Checkpointer({ db, store: eventStore, commands, signer, appended, clock, log }, options.checkpoints);
   checkpointer?.start();
   const mediaStorage = await createMediaStorage(options.media ?? { kind: 'local' }, { dataDir: options.dataDir, signingSecret: options.jwtSecret });
   const mediaSweeper = new MediaSweeper({ db, mediaStorage, clock }, options.log);

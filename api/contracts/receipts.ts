@@ -6,7 +6,7 @@ import { bidReceiptSchema } from '../../engine/domain/integrity/receipts';
  * receipt's bid is in a signed checkpoint, and the keys that sign them. The checks themselves are
  * the engine's (engine/integrity), browser-safe, re-exported here for the web app.
  */
-export { anyBidReceiptSchema, RECEIPT_FORMAT, verifyReceipt, type AnyBidReceipt, type BidReceipt, type ReceiptProof, type ReceiptVerdict } from '../../engine/domain/integrity/receipts';
+export { anyBidReceiptSchema, FORMER_RECEIPT_FORMAT, RECEIPT_FORMAT, verifyReceipt, type AnyBidReceipt, type BidReceipt, type ReceiptProof, type ReceiptVerdict } from '../../engine/domain/integrity/receipts';
 export type { PublishedKey } from '../../engine/domain/integrity/signatures';
 
 /** Answers only: the server writes them, and a regex per field would cost every bid's answer. */

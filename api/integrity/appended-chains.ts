@@ -1,25 +1,26 @@
 import { DelegatingEventStore } from '../../engine/eventstore/delegating';
 import type { AppendRequest, AppendResult, ChainLink, EventStore, ExpectedRevision, NewEvent } from '../../engine/eventstore/port';
 
-/** A link of an auction's log as this process appended it, with its event's type (a close ends the log). */
+/** A link of an auction's log as an append of this process answered it, with the event this process sent. */
 export interface AppendedLink extends ChainLink {
-  readonly type: string;
+  readonly streamId: string;
+  readonly event: NewEvent;
 }
 
 /** The streams of an auction's log: its own and its refused attempts (checkpoints.ts signs both). */
 const AUCTION_LOG_STREAM = /^auction(?:_rejections)?-/;
 /**
- * Links kept (some 200 bytes each), the streams least recently appended to going first: a stream
- * whose links were dropped is read from the log instead, as another process's would be.
+ * Links kept (each with its event, some kilobytes), the streams appended to longest ago going
+ * first: a stream whose links were dropped is read from the log instead, as another process's is.
  */
-const MAX_LINKS = 100_000;
+const MAX_LINKS = 20_000;
 
 /**
- * The chain links of auctions' logs as this process's appends answered them, until the
- * checkpointer takes them: it signs what was appended without reading it back, and reads the log
- * only for events other processes wrote. Signing the hashes the append answered, rather than what
- * the table holds a moment later, also means an event changed in between fails against the
- * checkpoint instead of being signed.
+ * The chain links of auctions' logs as this process's appends answered them, each with the event
+ * it sent, until the checkpointer takes them: it re-hashes each from that event and signs it
+ * without reading the log back (checkpointer.ts), and reads the log only past them. Signing what
+ * this process decided and appended, rather than what the table holds a moment later, means an
+ * event changed in between fails against the checkpoint instead of being signed.
  */
 export class AppendedChains {
   readonly #streams = new Map<string, AppendedLink[]>();
@@ -33,32 +34,42 @@ export class AppendedChains {
   record(requests: readonly AppendRequest[], results: readonly AppendResult[]): void {
     for (const result of results) {
       if (result.chain.length === 0 || !AUCTION_LOG_STREAM.test(result.streamId)) continue;
-      const types = new Map(requests.find((request) => request.streamId === result.streamId)?.events.map((event) => [event.id, event.type]));
+      const sent = new Map(requests.find((request) => request.streamId === result.streamId)?.events.map((event) => [event.id, event]));
       const links = this.#streams.get(result.streamId) ?? [];
       this.#streams.delete(result.streamId);
       this.#streams.set(result.streamId, links);
-      for (const link of result.chain) links.push({ ...link, type: types.get(link.id) ?? '' });
-      this.#size += result.chain.length;
-      while (this.#size > MAX_LINKS) {
-        const [oldest, dropped] = this.#streams.entries().next().value!;
+      for (const link of result.chain) {
+        const event = sent.get(link.id);
+        if (event === undefined) continue;
+        links.push({ ...link, streamId: result.streamId, event });
+        this.#size += 1;
+      }
+      for (const [oldest, dropped] of this.#streams) {
+        if (this.#size <= MAX_LINKS) break;
         this.#streams.delete(oldest);
         this.#size -= dropped.length;
       }
     }
   }
 
-  /** The links appended from `revision` on, in order, no gap; the ones before it are forgotten. */
+  /**
+   * The links appended from `revision` on, in order, without a gap; taken, they are forgotten,
+   * and so are the ones before `revision` (the checkpointer has checked past them).
+   */
   takeFrom(streamId: string, revision: number): AppendedLink[] {
     const links = this.#streams.get(streamId);
     if (links === undefined) return [];
     links.sort((a, b) => a.revision - b.revision);
     const start = links.findIndex((link) => link.revision >= revision);
-    this.#size -= links.splice(0, start === -1 ? links.length : start).length;
     const taken: AppendedLink[] = [];
-    for (const link of links) {
+    for (const link of start === -1 ? [] : links.slice(start)) {
       if (link.revision !== revision + taken.length) break;
       taken.push(link);
     }
+    const forgotten = start === -1 ? links.length : start + taken.length;
+    links.splice(0, forgotten);
+    this.#size -= forgotten;
+    if (links.length === 0) this.#streams.delete(streamId);
     return taken;
   }
 }

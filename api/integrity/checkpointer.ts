@@ -38,7 +38,7 @@ export interface CheckpointerDependencies {
   readonly log: Logger;
 }
 
-/** A stream as far as this process has checked it: every event re-hashed and linked, the tree grown with it. */
+/** A stream as far as this process has checked it: every event re-hashed (from the log, or from what this process appended) and linked, the tree grown with it. */
 interface CheckedStream {
   readonly size: number;
   readonly headHash: string | null;
@@ -58,9 +58,10 @@ class TamperedLogError extends Error {}
 /**
  * Signs checkpoints of auctions' logs (checkpoints.ts): when an auction closes, and while it runs
  * every `everyEvents` events or every `everyMs`, whichever comes first. It finds the auctions it
- * owes one in the auction_logs read model, then reads their streams from the log itself and
- * checks every event it has not checked before (hash and link) before it signs: a checkpoint
- * never vouches for an event changed since it was appended. Any number of workers may run (one per
+ * owes one in the auction_logs read model, then checks every event it has not checked before
+ * (hash and link) before it signs: the events this process appended, re-hashed from what it sent
+ * (appended-chains.ts); the others read from the log itself. A checkpoint never vouches for an
+ * event changed since it was appended. Any number of workers may run (one per
  * API process): the engine records a checkpoint only when it covers more than the last.
  */
 export class Checkpointer {
@@ -183,11 +184,12 @@ export class Checkpointer {
 
   /**
    * The stream checked up to its end. A stream seen before goes on with the links this process's
-   * own appends answered (each following the one before), then with the events read from the log
-   * past them (written by other processes), each re-hashed from its contents and linked to the
-   * one before. A stream seen for the first time is read and checked from its start, and its tree
-   * must give the last checkpoint's root at the last checkpoint's size: the events signed before
-   * are the ones still there.
+   * own appends answered, each re-hashed from the event this process sent and following the one
+   * before (a link that does not, say a retry answered with another process's event, ends them),
+   * then with the events read from the log past them, each re-hashed from its stored contents. A
+   * stream seen for the first time is read and checked from its start, and its tree must give the
+   * last checkpoint's root at the last checkpoint's size: the events signed before are the ones
+   * still there.
    */
   async #checkedStream(streamId: string, last: SignedCheckpoint | undefined): Promise<CheckedStream> {
     const known = this.#checked.get(streamId);
@@ -196,12 +198,12 @@ export class Checkpointer {
     let { size, headHash, closing } = known ?? { size: 0, headHash: null as string | null, closing: false };
     const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
     const appended = known === undefined ? [] : this.#deps.appended.takeFrom(streamId, size);
-    for (const link of appended) {
-      if (link.previousHash !== headHash) break;
+    for (const { event, ...link } of appended) {
+      if (link.previousHash !== headHash || eventHash({ ...event, streamId, revision: link.revision, previousHash: link.previousHash }) !== link.hash) break;
       await tree.append(link.hash);
       size += 1;
       headHash = link.hash;
-      closing ||= endsTheAuction(link.type);
+      closing ||= endsTheAuction(event.type);
     }
     for (const event of await this.#deps.store.readStream(streamId, { fromRevision: size })) {
       if (event.revision !== size) throw new TamperedLogError(`${streamId}: revision ${size} is missing`);

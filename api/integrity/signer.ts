@@ -138,16 +138,21 @@ export class Signer {
   }
 
   #signPending(): void {
-    while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0, MAX_BATCH);
-      // In a promise, so that a signer not started refuses the batch rather than throwing out of the tick.
-      Promise.resolve()
-        .then(() => this.#current().signBatch(batch.map((pending) => pending.statement)))
-        .then(
-          (signed) => batch.forEach((pending, index) => pending.resolve(signed[index]!)),
-          (error: unknown) => batch.forEach((pending) => pending.reject(error)),
-        );
-    }
+    while (this.#pending.length > 0) this.#signBatch(this.#pending.splice(0, MAX_BATCH));
+  }
+
+  /** A batch that fails (a statement with no JSON form, say) is signed again one by one: only that statement's caller is refused. */
+  #signBatch(batch: readonly PendingStatement[]): void {
+    // In a promise, so that a signer not started refuses the batch rather than throwing out of the tick.
+    Promise.resolve()
+      .then(() => this.#current().signBatch(batch.map((pending) => pending.statement)))
+      .then(
+        (signed) => batch.forEach((pending, index) => pending.resolve(signed[index]!)),
+        (error: unknown) => {
+          if (batch.length === 1) batch[0]!.reject(error);
+          else for (const pending of batch) this.#signBatch([pending]);
+        },
+      );
   }
 
   #current(): SigningKey {

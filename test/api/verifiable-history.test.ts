@@ -232,6 +232,14 @@ describe.each(API_BACKENDS)('receipts, signed checkpoints and inclusion proofs o
     const later = await api.deps.signer.signInBatch(statements[0]!);
     expect(later.signature).not.toBe(together[0]!.signature);
     expect(later.batch).toEqual({ size: 1, index: 0, auditPath: [] });
+
+    // Past 1,024 in one turn, another batch; a statement with no JSON form is refused alone.
+    const many = await Promise.allSettled([...Array.from({ length: 1_025 }, (_, n) => api.deps.signer.signInBatch({ ...statements[0]!, revision: n })), api.deps.signer.signInBatch({ ...statements[0]!, amount: Number.NaN })]);
+    const signed = many.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(signed.map((receipt) => receipt.batch.size)).toEqual([...Array<number>(1_024).fill(1_024), 1]);
+    expect(many.at(-1)).toMatchObject({ status: 'rejected' });
+    expect((await verifyReceipt(signed[1_024]!, await keys())).signed).toBe(true);
+    expect((await verifyReceipt({ ...signed[0]!, batch: { ...signed[0]!.batch, auditPath: signed[0]!.batch.auditPath.map((hash) => hash.toUpperCase()) } }, await keys())).signed).toBe(false);
   });
 
   it('proves the bid is in the first checkpoint that covers it, with hashes only: no other bidder in the proof', async () => {

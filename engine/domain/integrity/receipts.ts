@@ -15,7 +15,8 @@ import { verifyBatchSigned, verifySigned, type PublishedKey, type Signed } from 
  * 2026-11-26; receipts of both versions verify.
  */
 export const RECEIPT_FORMAT = 'provenance.bid-receipt.v2';
-const FORMER_RECEIPT_FORMAT = 'provenance.bid-receipt.v1';
+/** Signed one by one, until batches: still verified. */
+export const FORMER_RECEIPT_FORMAT = 'provenance.bid-receipt.v1';
 
 const hash = z.string().describe('SHA-256, 64 lowercase hex characters');
 

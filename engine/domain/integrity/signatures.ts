@@ -76,6 +76,8 @@ export async function verifyBatchSigned(signed: BatchSigned, keys: readonly Publ
   if (key === undefined) return false;
   try {
     const { size, index, auditPath } = signed.batch;
+    // One text per value, as for base64url: a path rewritten in upper case would lead to the same root.
+    if (!auditPath.every((hash) => LOWERCASE_HASH.test(hash))) return false;
     const root = await rootFromInclusionProofOfData(batchLeaf(signed), index, size, auditPath.map(bytesOf));
     return await verifySignature(key.publicKey, batchRootStatement(signed.keyId, size, hexOf(root)), signed.signature);
   } catch {
@@ -101,6 +103,7 @@ export async function keyIdOf(publicKey: string): Promise<string> {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const LOWERCASE_HASH = /^[0-9a-f]{64}$/;
 
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   if (!BASE64URL.test(text) || text.length % 4 === 1) throw new TypeError('Not base64url text');

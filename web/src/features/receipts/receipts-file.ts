@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { anyBidReceiptSchema, RECEIPT_FORMAT, type AnyBidReceipt } from '../../../../api/contracts/receipts';
+import { anyBidReceiptSchema, FORMER_RECEIPT_FORMAT, RECEIPT_FORMAT, type AnyBidReceipt } from '../../../../api/contracts/receipts';
 
 /** Reading what a user brings to /verify: a receipt, or a list of them as "Download receipts" saves it. */
 
@@ -10,8 +10,7 @@ export const MAX_RECEIPTS = 100;
 
 export type ReceiptsReading = { readonly ok: true; readonly receipts: readonly AnyBidReceipt[] } | { readonly ok: false; readonly error: string };
 
-/** Receipts signed one by one, before batch signatures: they still verify. */
-const RECEIPT_FORMATS: readonly unknown[] = ['provenance.bid-receipt.v1', RECEIPT_FORMAT];
+const RECEIPT_FORMATS: readonly unknown[] = [FORMER_RECEIPT_FORMAT, RECEIPT_FORMAT];
 
 function refused(error: string): ReceiptsReading {
   return { ok: false, error };
