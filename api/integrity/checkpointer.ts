@@ -32,7 +32,7 @@ export interface CheckpointerDependencies {
   readonly store: EventStore;
   readonly commands: CommandHandler;
   readonly signer: Signer;
-  /** What this process appended: signed without reading it back (appended-chains.ts). */
+  /** What this process appended: re-hashed from what it sent, not read back (appended-chains.ts). */
   readonly appended: AppendedChains;
   readonly clock: () => Date;
   readonly log: Logger;
