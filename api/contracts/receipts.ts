@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bidReceiptSchema } from '../../engine/domain/integrity/receipts';
+import { bidReceiptSchema, hashSchema as hash } from '../../engine/domain/integrity/receipts';
 
 /**
  * Verifiable history, as the API and the web app share it: bidders' receipts, the proof that a
@@ -10,7 +10,6 @@ export { anyBidReceiptSchema, FORMER_RECEIPT_FORMAT, RECEIPT_FORMAT, verifyRecei
 export type { PublishedKey } from '../../engine/domain/integrity/signatures';
 
 /** Answers only: the server writes them, and a regex per field would cost every bid's answer. */
-const hash = z.string().describe('SHA-256, 64 lowercase hex characters');
 const keyId = z.string().describe('The signing key, as /.well-known/provenance-keys.json lists it');
 const signature = z.string().describe('Ed25519 over the RFC 8785 (JCS) bytes of every other field, base64url');
 

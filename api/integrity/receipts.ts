@@ -38,8 +38,8 @@ export async function receiptForHandled(
   bidderId: string,
 ): Promise<BidReceipt> {
   const index = handled.events.findIndex((event) => bidderBid(event, bidderId) !== null);
-  const bid = index === -1 ? null : bidderBid(handled.events[index]!, bidderId);
-  if (!bid) throw new Error('An accepted bid without its event');
+  if (index === -1) throw new Error('An accepted bid without its event');
+  const bid = bidderBid(handled.events[index]!, bidderId)!;
   const { auctionId } = handled.events[index]!.data;
   const link = handled.chain[index];
   if (link) return signedReceipt(deps.signer, auctionId, bid, link);

@@ -18,7 +18,8 @@ export const RECEIPT_FORMAT = 'provenance.bid-receipt.v2';
 /** Signed one by one, until batches: still verified. */
 export const FORMER_RECEIPT_FORMAT = 'provenance.bid-receipt.v1';
 
-const hash = z.string().describe('SHA-256, 64 lowercase hex characters');
+/** A SHA-256 as every integrity schema writes it; answers only, so no pattern check per field. */
+export const hashSchema = z.string().describe('SHA-256, 64 lowercase hex characters');
 
 /** What every receipt states, whatever its version. */
 const receiptStatementShape = {
@@ -28,8 +29,8 @@ const receiptStatementShape = {
   revision: z.number().int().min(0).describe("The bid event's revision in that stream: its leaf index in the checkpoints' Merkle trees"),
   amount: z.number().describe('Dollars, as bid (for a buy-now, the price paid)'),
   placedAt: z.string(),
-  hash: hash.describe("The bid event's SHA-256 (over its RFC 8785 bytes, the previous event's hash included)"),
-  previousHash: hash.nullable(),
+  hash: hashSchema.describe("The bid event's SHA-256 (over its RFC 8785 bytes, the previous event's hash included)"),
+  previousHash: hashSchema.nullable(),
   keyId: z.string().describe('The signing key, as /.well-known/provenance-keys.json lists it'),
 };
 
@@ -38,7 +39,7 @@ export const bidReceiptSchema = z.object({
   format: z.literal(RECEIPT_FORMAT),
   ...receiptStatementShape,
   batch: z
-    .object({ size: z.number().int().min(1), index: z.number().int().min(0), auditPath: z.array(hash).readonly() })
+    .object({ size: z.number().int().min(1), index: z.number().int().min(0), auditPath: z.array(hashSchema).readonly() })
     .describe('Where the receipt sits among those signed with it: RFC 6962 audit path from its leaf (the RFC 8785 bytes of every other field but the signature) to the signed root'),
   signature: z.string().describe('Ed25519 over the RFC 8785 bytes of {format: "provenance.signed-batch.v1", keyId, size, rootHash}, base64url'),
 });
