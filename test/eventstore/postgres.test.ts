@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionToString, type NewEvent, type RecordedEvent } from '../../engine/eventstore/port';
+import { canonicalEventParts } from '../../engine/integrity/event-hash';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PGliteClient, type QueryOptions, type SqlClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
@@ -37,6 +38,30 @@ describe('appending on Postgres', () => {
     expect(statements).toEqual([expect.stringContaining('event_store_append'), expect.stringContaining('pg_notify')]);
     await store.close();
     await inner.close();
+  });
+
+  it('stores each event as read from the canonical text it hashed, and refuses parts that name another stream or event', async () => {
+    const sql = await PGliteClient.open();
+    try {
+      const store = await PostgresEventStore.open(sql);
+      const event: NewEvent = { id: randomUUID(), type: 'Happened', data: { amount: 1e21, text: 'é 🏈', nested: { b: [1, null], a: true } }, metadata: { actorId: 'a' } };
+      await store.appendToStream('canonical-a', [event], { expectedRevision: 'no_stream' });
+      const [stored] = await store.readStream('canonical-a');
+      expect({ id: stored!.id, type: stored!.type, data: stored!.data, metadata: stored!.metadata }).toEqual(event);
+
+      // Parts worked out for one stream, sent to another: the hash would name the wrong stream.
+      const { head, tail } = canonicalEventParts({ streamId: 'canonical-a', id: event.id, type: 'Happened', data: {}, metadata: {} });
+      const append = (events: unknown[]) =>
+        sql.query('SELECT event_store_append($1::jsonb)', [JSON.stringify([{ streamId: 'canonical-b', expectedRevision: 'any', events }])]);
+      await expect(append([{ id: randomUUID(), head, tail }])).rejects.toThrow(/canonical parts name another event or stream/);
+      const other = canonicalEventParts({ streamId: 'canonical-b', id: randomUUID(), type: 'Happened', data: {}, metadata: {} });
+      await expect(append([{ id: randomUUID(), ...other }])).rejects.toThrow(/canonical parts name another event or stream/);
+      await expect(append([{ id: randomUUID(), type: 'Happened', data: {}, metadata: {} }])).rejects.toThrow(/canonical parts \(head, tail\)/);
+      expect(await store.readStream('canonical-b')).toEqual([]);
+      await store.close();
+    } finally {
+      await sql.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { canonicalEventParts } from '../../integrity/event-hash';
+import { canonicalPartsOfSent } from '../../integrity/event-hash';
 import { findRetriedBatch, validateAppendRequests, withChecksAnswered, type StoredIdentity } from '../idempotency';
 import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
@@ -150,11 +150,12 @@ export class PostgresEventStore implements EventStore {
   async #append(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
     let appended: AppendedStream[];
     try {
-      // Each event with its canonical parts: the append hashes them into the stream's chain.
+      // Each event as its canonical parts alone: the append hashes them into the stream's chain and
+      // stores the event read back from the very text it hashed (schema.ts).
       const argument = requests.map(({ streamId, expectedRevision, events }) => ({
         streamId,
         expectedRevision,
-        events: events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata, ...canonicalEventParts({ streamId, id, type, data, metadata }) })),
+        events: events.map((event) => ({ id: event.id, ...canonicalPartsOfSent(streamId, event) })),
       }));
       const { rows } = await this.#sql.query<{ appended: AppendedStream[] }>(
         'SELECT event_store_append($1::jsonb) AS appended',

@@ -26,7 +26,7 @@ const LOG_QUERY_INDEXES = [
 /**
  * An append in one statement, so in one round trip and one transaction of its own:
  * `SELECT event_store_append(requests)`, where requests is a JSON array of
- * {streamId, expectedRevision, events: [{id, type, data, metadata}]}. Per stream, in one global
+ * {streamId, expectedRevision, events: [{id, head, tail}]}. Per stream, in one global
  * order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's revision row
  * (its row lock makes a concurrent writer of the stream wait, then see the new revision), then the
  * insert; a stream without events is a check (its row compared and share-locked, nothing written).
@@ -34,8 +34,9 @@ const LOG_QUERY_INDEXES = [
  * stream's last revision, the position of its last event (as positionToString writes it), and the
  * hash chain of its events (event-hash.ts): each event's hash covers its canonical parts, which the
  * caller sends (head, tail), with its revision and the hash before it filled in here, under the
- * stream's row lock, so that concurrent writers of a stream cannot fork its chain. No NOTIFY here:
- * see PostgresEventStore's announce.
+ * stream's row lock, so that concurrent writers of a stream cannot fork its chain. The event's id,
+ * type, data and metadata are read from that canonical text, so they are stored as hashed; the
+ * `id` beside it only names the event in refusals. No NOTIFY here: see PostgresEventStore's announce.
  *
  * It does not judge retries, which idempotency.ts does for every adapter. It refuses instead, and
  * writes nothing, with the stored events among the append's event ids in its DETAIL (JSON):
@@ -70,10 +71,14 @@ const APPEND_FUNCTIONS = [
      appended jsonb := '[]';
      event jsonb;
      event_revision bigint;
+     canonical text;
+     document jsonb;
      digest text;
      previous text;
      first_previous text;
-     hashes jsonb;
+     documents jsonb[];
+     digests text[];
+     previous_digests text[];
    BEGIN
      FOR request IN SELECT r.value FROM jsonb_array_elements(requests) AS r(value) ORDER BY r.value->>'streamId' COLLATE "C" LOOP
        target := request->>'streamId';
@@ -108,9 +113,13 @@ const APPEND_FUNCTIONS = [
        CONTINUE WHEN event_count = 0;
        -- The chain goes on from the stream's last event, read under the stream's row lock taken above;
        -- each hash covers the one before it, so they are worked out in order, then inserted at once.
+       -- Each event is stored as read back from the very text its hash covers: what is hashed and
+       -- what is stored cannot differ.
        SELECT hash INTO previous FROM events WHERE stream_id = target AND stream_revision = last_revision - event_count;
        first_previous := previous;
-       hashes := '[]';
+       documents := '{}';
+       digests := '{}';
+       previous_digests := '{}';
        FOR event, event_revision IN
          SELECT e.value, last_revision - event_count + e.ordinality
          FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality) ORDER BY e.ordinality
@@ -118,17 +127,23 @@ const APPEND_FUNCTIONS = [
          IF event->>'head' IS NULL OR event->>'tail' IS NULL THEN
            RAISE EXCEPTION 'An append without the events'' canonical parts (head, tail): the appending process predates hashed events';
          END IF;
-         digest := encode(sha256(convert_to(
-           (event->>'head') || coalesce('"' || previous || '"', 'null') || ',"revision":' || event_revision || (event->>'tail'), 'UTF8')), 'hex');
-         hashes := hashes || to_jsonb(digest);
+         canonical := (event->>'head') || coalesce('"' || previous || '"', 'null') || ',"revision":' || event_revision || (event->>'tail');
+         document := canonical::jsonb;
+         IF document->>'streamId' IS DISTINCT FROM target OR (document->>'id')::uuid IS DISTINCT FROM (event->>'id')::uuid THEN
+           RAISE EXCEPTION 'Event %: its canonical parts name another event or stream than %', event->>'id', target;
+         END IF;
+         digest := encode(sha256(convert_to(canonical, 'UTF8')), 'hex');
+         documents := array_append(documents, document);
+         previous_digests := array_append(previous_digests, previous);
+         digests := array_append(digests, digest);
          previous := digest;
        END LOOP;
        WITH written_events AS (
          INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata, hash, previous_hash)
-         SELECT target, last_revision - event_count + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata',
-                hashes->>(e.ordinality::int - 1), CASE WHEN e.ordinality = 1 THEN first_previous ELSE hashes->>(e.ordinality::int - 2) END
-         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality)
-         ORDER BY e.ordinality
+         SELECT target, last_revision - event_count + w.ordinality, (w.document->>'id')::uuid, w.document->>'type', w.document->'data', w.document->'metadata',
+                w.hash, w.previous_hash
+         FROM unnest(documents, digests, previous_digests) WITH ORDINALITY AS w(document, hash, previous_hash, ordinality)
+         ORDER BY w.ordinality
          ON CONFLICT (event_id) DO NOTHING
          RETURNING global_position
        )
@@ -139,7 +154,7 @@ const APPEND_FUNCTIONS = [
        END IF;
        appended := appended || jsonb_build_object(
          'streamId', target, 'revision', last_revision, 'position', pg_current_xact_id()::text || '/' || last_position,
-         'previousHash', first_previous, 'hashes', hashes);
+         'previousHash', first_previous, 'hashes', to_jsonb(digests));
      END LOOP;
      RETURN appended;
    END
