@@ -38,6 +38,26 @@ export function canonicalEventParts(event: Omit<HashedEvent, 'revision' | 'previ
   };
 }
 
+/** An event as an append sends it: what its hash covers but its place in the stream. */
+type SentEvent = Pick<HashedEvent, 'id' | 'type' | 'data' | 'metadata'>;
+
+/**
+ * The canonical parts of the events this process sent, by event object (appended events are not
+ * changed after they are sent): the append works them out, and the checkpointer, re-hashing the
+ * same events to check the chain the append answered, finds them here instead of canonicalizing
+ * every event twice on a hot auction. Held only as long as the event object is.
+ */
+const partsOfSentEvents = new WeakMap<SentEvent, { readonly streamId: string; readonly parts: CanonicalEventParts }>();
+
+/** canonicalEventParts of an event an append sends to `streamId`, worked out once per event object. */
+export function canonicalPartsOfSent(streamId: string, event: SentEvent): CanonicalEventParts {
+  const known = partsOfSentEvents.get(event);
+  if (known?.streamId === streamId) return known.parts;
+  const parts = canonicalEventParts({ streamId, id: event.id, type: event.type, data: event.data, metadata: event.metadata });
+  partsOfSentEvents.set(event, { streamId, parts });
+  return parts;
+}
+
 /** The whole canonical text of an event, as its hash covers it. */
 export function canonicalEvent(event: HashedEvent, parts: CanonicalEventParts = canonicalEventParts(event)): string {
   const previous = event.previousHash === null ? 'null' : `"${event.previousHash}"`;
@@ -54,11 +74,11 @@ export function chainHashes(
   streamId: string,
   firstRevision: number,
   previousHash: Hash | null,
-  events: readonly Pick<HashedEvent, 'id' | 'type' | 'data' | 'metadata'>[],
+  events: readonly SentEvent[],
 ): { hash: Hash; previousHash: Hash | null }[] {
   let previous = previousHash;
   return events.map((event, index) => {
-    const hash = eventHash({ ...event, streamId, revision: firstRevision + index, previousHash: previous });
+    const hash = eventHash({ ...event, streamId, revision: firstRevision + index, previousHash: previous }, canonicalPartsOfSent(streamId, event));
     const link = { hash, previousHash: previous };
     previous = hash;
     return link;
