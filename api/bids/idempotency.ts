@@ -179,9 +179,10 @@ export function idempotencyKeys(options: {
       const claim = claims.get(request);
       if (!claim) return payload;
       claims.delete(request);
-      const answer = typeof payload === 'string' ? (JSON.parse(payload) as { code?: unknown }) : null;
-      if (answer === null || reply.statusCode >= 500 || answer.code === 'CONCURRENCY_CONFLICT') await store.release(claim);
-      else await store.answer({ ...claim, statusCode: reply.statusCode, body: payload as string });
+      // "Too busy" is a 409 (errors.ts): only a 409's body is read to tell it from a refusal to keep.
+      const tooBusy = () => reply.statusCode === 409 && (JSON.parse(payload as string) as { code?: unknown }).code === 'CONCURRENCY_CONFLICT';
+      if (typeof payload !== 'string' || reply.statusCode >= 500 || tooBusy()) await store.release(claim);
+      else await store.answer({ ...claim, statusCode: reply.statusCode, body: payload });
       return payload;
     },
   };
