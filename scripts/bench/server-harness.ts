@@ -5,7 +5,7 @@
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+import { openSync, closeSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,32 @@ export function cpuSeconds(pid: number): number {
   // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * CPU time used so far by every PostgreSQL process on this machine (its backends, writers and
+ * checkpointer), seconds by process id: the database's share of a race, when it runs here.
+ * Processes that end in between are lost: compare maps taken while the same connections live.
+ */
+export function postgresCpuSeconds(): Map<number, number> {
+  const byProcess = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      byProcess.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return byProcess;
+}
+
+/** CPU seconds PostgreSQL used between two postgresCpuSeconds maps (processes started in between count from zero). */
+export function postgresCpuSecondsBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
 }
 
 export interface ProductServer {

@@ -26,6 +26,8 @@ import {
   type ErrorBody,
   type ProductServer,
   checkoutOf,
+  postgresCpuSeconds,
+  postgresCpuSecondsBetween,
   type ServerBenchOptions,
   type ServerSettings,
 } from './server-harness';
@@ -150,7 +152,11 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
     for (let trial = 1; trial <= options.trials; trial++) {
       without.push(await raceIn(before.folder));
       withHistory.push(await raceIn(undefined));
-      options.log(`verifiable history, trial ${trial}: ${withHistory.at(-1)!.acceptedPerSecond} accepted bids/s hashed and signed vs ${without.at(-1)!.acceptedPerSecond} before`);
+      const cpu = (race: RaceResult) => `server ${race.serverCpuCores[0]}, database ${race.databaseCpuCores}, client ${race.clientCpuCores} cores; refused ${Math.round(race.refusedShare * 100)}%`;
+      options.log(
+        `verifiable history, trial ${trial}: ${withHistory.at(-1)!.acceptedPerSecond} accepted bids/s hashed and signed (${cpu(withHistory.at(-1)!)}) ` +
+          `vs ${without.at(-1)!.acceptedPerSecond} before (${cpu(without.at(-1)!)})`,
+      );
     }
     const cpuMsPerBid = (race: RaceResult) => round((race.serverCpuCores[0]! / race.acceptedPerSecond) * 1000, 3);
     const baselineName = `the same product before verifiable history (${BEFORE_VERIFIABLE_HISTORY}), same database server`;
@@ -163,7 +169,7 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
         // At most 10% more costly: no less than 1 / 1.1 of the bids per second.
         goalRatio: round(1 / 1.1, 3),
         trials: withHistory.map((race, index) => ({ value: race.acceptedPerSecond, baseline: without[index]!.acceptedPerSecond })),
-        details: { postP50Ms: withHistory.map((race) => race.postMs.p50), postP50MsBefore: without.map((race) => race.postMs.p50) },
+        details: { hashedAndSigned: raceDetails(withHistory), before: raceDetails(without) },
       },
       {
         name: 'server CPU per accepted bid on that hot auction, hashed and signed',
@@ -172,12 +178,29 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
         higherIsBetter: false,
         goalRatio: round(1 / 1.1, 3),
         trials: withHistory.map((race, index) => ({ value: cpuMsPerBid(race), baseline: cpuMsPerBid(without[index]!) })),
-        details: { serverCpuCores: withHistory.map((race) => race.serverCpuCores[0]), serverCpuCoresBefore: without.map((race) => race.serverCpuCores[0]) },
+        details: {
+          serverCpuCores: withHistory.map((race) => race.serverCpuCores[0]),
+          serverCpuCoresBefore: without.map((race) => race.serverCpuCores[0]),
+          databaseCpuMsPerBid: withHistory.map((race) => round((race.databaseCpuCores / race.acceptedPerSecond) * 1000, 3)),
+          databaseCpuMsPerBidBefore: without.map((race) => round((race.databaseCpuCores / race.acceptedPerSecond) * 1000, 3)),
+        },
       },
     ];
   } finally {
     await before.remove();
   }
+}
+
+/** Per trial: what a race's throughput figure hides (refusals, answer times, where the CPU went). */
+function raceDetails(races: readonly RaceResult[]): Record<string, unknown> {
+  return {
+    attemptsPerSecond: races.map((race) => race.attemptsPerSecond),
+    refusedShare: races.map((race) => race.refusedShare),
+    postP50Ms: races.map((race) => race.postMs.p50),
+    serverCpuCores: races.map((race) => race.serverCpuCores[0]),
+    databaseCpuCores: races.map((race) => race.databaseCpuCores),
+    clientCpuCores: races.map((race) => race.clientCpuCores),
+  };
 }
 
 /** Notices made during the race (from `startedAt`, for `seconds`), per second; and the share of the race's notices made after it, once the notifier caught up. */
@@ -293,6 +316,8 @@ interface RaceResult {
   readonly missingFromReadModel: number;
   /** CPU time over the load's wall time: 1 is one core busy all along. Per server process, and this (client) process. */
   readonly serverCpuCores: readonly number[];
+  /** Every PostgreSQL process on this machine (zero when the database runs elsewhere). */
+  readonly databaseCpuCores: number;
   readonly clientCpuCores: number;
 }
 
@@ -321,6 +346,7 @@ async function raceOnce(
   let accepted = 0;
   let refused = 0;
   const serverCpuBefore = servers.map((server) => server.cpuSeconds());
+  const databaseCpuBefore = postgresCpuSeconds();
   const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -366,6 +392,7 @@ async function raceOnce(
   );
   const elapsedSeconds = (performance.now() - started) / 1000;
   const serverCpuCores = servers.map((server, index) => round((server.cpuSeconds() - serverCpuBefore[index]!) / elapsedSeconds, 2));
+  const databaseCpuCores = round(postgresCpuSecondsBetween(databaseCpuBefore, postgresCpuSeconds()) / elapsedSeconds, 2);
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const clientCpuCores = round((clientCpu.user + clientCpu.system) / 1e6 / elapsedSeconds, 2);
   const { lags, missing } = await probe.settle(READ_MODEL_WAIT_MS);
@@ -379,6 +406,7 @@ async function raceOnce(
     lagMs: { p50: round(percentile(lags, 50)), p99: round(percentile(lags, 99)), max: round(percentile(lags, 100)) },
     missingFromReadModel: missing,
     serverCpuCores,
+    databaseCpuCores,
     clientCpuCores,
   };
 }
@@ -577,6 +605,7 @@ class TrialDetails {
       ofHttpCeiling: this.#runs.map((run, index) => round(run.acceptedPerSecond / this.#ceilings[index]!.answersPerSecond, 3)),
       httpCeilingServerCpuCores: this.#ceilings.map((ceiling) => ceiling.serverCpuCores),
       serverCpuCores: this.#runs.map((run) => run.serverCpuCores),
+      databaseCpuCores: this.#runs.map((run) => run.databaseCpuCores),
       clientCpuCores: this.#runs.map((run) => run.clientCpuCores),
       ...this.#memory(),
     };
