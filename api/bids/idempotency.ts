@@ -179,13 +179,29 @@ export function idempotencyKeys(options: {
       const claim = claims.get(request);
       if (!claim) return payload;
       claims.delete(request);
-      // "Too busy" is a 409 (errors.ts): only a 409's body is read to tell it from a refusal to keep.
-      const tooBusy = () => reply.statusCode === 409 && (JSON.parse(payload as string) as { code?: unknown }).code === 'CONCURRENCY_CONFLICT';
-      if (typeof payload !== 'string' || reply.statusCode >= 500 || tooBusy()) await store.release(claim);
-      else await store.answer({ ...claim, statusCode: reply.statusCode, body: payload });
+      const body = answerToKeep(reply.statusCode, payload);
+      if (body === null) await store.release(claim);
+      else await store.answer({ ...claim, statusCode: reply.statusCode, body });
       return payload;
     },
   };
+}
+
+/**
+ * The body to keep as a key's answer, or null to let a retry run again: after "too busy" (a 409
+ * like a refusal, errors.ts, but a retry may well succeed), a server failure, or a body that is not
+ * a JSON object (answers are written to a jsonb column in batches: one would fail them all). Only a
+ * 409's body is parsed: the routes' serializer writes every other answer, an accepted bid's
+ * receipt and all, as JSON.
+ */
+function answerToKeep(statusCode: number, payload: unknown): string | null {
+  if (typeof payload !== 'string' || statusCode >= 500 || !payload.startsWith('{')) return null;
+  if (statusCode !== 409) return payload;
+  try {
+    return (JSON.parse(payload) as { code?: unknown }).code === 'CONCURRENCY_CONFLICT' ? null : payload;
+  } catch {
+    return null;
+  }
 }
 
 function keyOf(request: FastifyRequest): string | undefined {

@@ -10,8 +10,9 @@ export interface AppendedLink extends ChainLink {
 /** The streams of an auction's log: its own and its refused attempts (checkpoints.ts signs both). */
 const AUCTION_LOG_STREAM = /^auction(?:_rejections)?-/;
 /**
- * Links kept (each with its event, some kilobytes), the streams appended to longest ago going
- * first: a stream whose links were dropped is read from the log instead, as another process's is.
+ * Links kept (each with its event and, while that lives, its canonical parts: some kilobytes), the
+ * streams appended to longest ago going first: a stream whose links were dropped is read from the
+ * log instead, as another process's is.
  */
 const MAX_LINKS = 20_000;
 

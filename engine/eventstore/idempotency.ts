@@ -46,6 +46,8 @@ export function validateAppendRequests(requests: readonly AppendRequest[]): void
     }
     for (const event of events) {
       if (!UUID.test(event.id)) throw new TypeError(`Event id ${event.id} is not a UUID`);
+      // A hash covers an absent value as null (event-hash.ts): every adapter must store what it hashed.
+      if (event.data === undefined || event.metadata === undefined) throw new TypeError(`Event ${event.id} has no data or metadata (give null for none)`);
       if (ids.has(event.id)) throw new TypeError(`Event id ${event.id} appears twice in one append`);
       ids.add(event.id);
     }

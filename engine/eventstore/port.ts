@@ -6,6 +6,10 @@
 /** Revision of the last event a writer has seen; revisions start at 0 like KurrentDB's. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
+/**
+ * An event to append. Not to be changed once sent: its hash's canonical parts are worked out once
+ * per event object (event-hash.ts's canonicalPartsOfSent).
+ */
 export interface NewEvent {
   /** A UUID. Appending an event id that is already stored is a no-op (idempotent retry). */
   readonly id: string;

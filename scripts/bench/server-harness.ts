@@ -54,16 +54,19 @@ export function cpuSeconds(pid: number): number {
 
 /**
  * CPU time used so far by every PostgreSQL process on this machine (its backends, writers and
- * checkpointer), seconds by process id: the database's share of a race, when it runs here.
- * Processes that end in between are lost: compare maps taken while the same connections live.
+ * checkpointer; the bench runs alone), in seconds, by process (id and start time: a process id
+ * may be reused): the database's share of a race, when it runs here. Processes that end in
+ * between are lost: compare maps taken while the same connections live.
  */
-export function postgresCpuSeconds(): Map<number, number> {
-  const byProcess = new Map<number, number>();
+export function postgresCpuSeconds(): Map<string, number> {
+  const byProcess = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      byProcess.set(Number(entry), cpuSeconds(Number(entry)));
+      // The 22nd field of /proc/<pid>/stat, the 20th after the command name: when the process started.
+      const startedAt = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
+      byProcess.set(`${entry}@${startedAt}`, cpuSeconds(Number(entry)));
     } catch {
       // Ended while we looked.
     }
@@ -72,9 +75,9 @@ export function postgresCpuSeconds(): Map<number, number> {
 }
 
 /** CPU seconds PostgreSQL used between two postgresCpuSeconds maps (processes started in between count from zero). */
-export function postgresCpuSecondsBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+export function postgresCpuSecondsBetween(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number {
   let used = 0;
-  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  for (const [process, seconds] of after) used += seconds - (before.get(process) ?? 0);
   return used;
 }
 

@@ -42,24 +42,25 @@ describe('appending on Postgres', () => {
 
   it('stores each event as read from the canonical text it hashed, and refuses parts that name another stream or event', async () => {
     const sql = await PGliteClient.open();
+    const store = await PostgresEventStore.open(sql);
     try {
-      const store = await PostgresEventStore.open(sql);
       const event: NewEvent = { id: randomUUID(), type: 'Happened', data: { amount: 1e21, text: 'é 🏈', nested: { b: [1, null], a: true } }, metadata: { actorId: 'a' } };
       await store.appendToStream('canonical-a', [event], { expectedRevision: 'no_stream' });
       const [stored] = await store.readStream('canonical-a');
       expect({ id: stored!.id, type: stored!.type, data: stored!.data, metadata: stored!.metadata }).toEqual(event);
 
-      // Parts worked out for one stream, sent to another: the hash would name the wrong stream.
-      const { head, tail } = canonicalEventParts({ streamId: 'canonical-a', id: event.id, type: 'Happened', data: {}, metadata: {} });
       const append = (events: unknown[]) =>
-        sql.query('SELECT event_store_append($1::jsonb)', [JSON.stringify([{ streamId: 'canonical-b', expectedRevision: 'any', events }])]);
-      await expect(append([{ id: randomUUID(), head, tail }])).rejects.toThrow(/canonical parts name another event or stream/);
-      const other = canonicalEventParts({ streamId: 'canonical-b', id: randomUUID(), type: 'Happened', data: {}, metadata: {} });
-      await expect(append([{ id: randomUUID(), ...other }])).rejects.toThrow(/canonical parts name another event or stream/);
-      await expect(append([{ id: randomUUID(), type: 'Happened', data: {}, metadata: {} }])).rejects.toThrow(/canonical parts \(head, tail\)/);
+        sql.query('SELECT event_store_append_canonical($1::jsonb)', [JSON.stringify([{ streamId: 'canonical-b', expectedRevision: 'any', events }])]);
+      const partsFor = (streamId: string, id: string) => canonicalEventParts({ streamId, id, type: 'Happened', data: {}, metadata: {} });
+      const id = randomUUID();
+      // Parts worked out for another stream: the hash would name the wrong stream.
+      await expect(append([{ id, ...partsFor('canonical-a', id) }])).rejects.toThrow(/canonical parts name another event or stream/);
+      // Parts of another event than the id the append names (and refusals look up).
+      await expect(append([{ id, ...partsFor('canonical-b', randomUUID()) }])).rejects.toThrow(/canonical parts name another event or stream/);
+      await expect(append([{ id, type: 'Happened', data: {}, metadata: {} }])).rejects.toThrow(/canonical parts \(head, tail\)/);
       expect(await store.readStream('canonical-b')).toEqual([]);
-      await store.close();
     } finally {
+      await store.close();
       await sql.close();
     }
   });

@@ -1,4 +1,4 @@
-import { chainHashes } from '../../integrity/event-hash';
+import { eventHash } from '../../integrity/event-hash';
 import type { SqlQueryable } from '../../postgres/sql-client';
 
 /** Events hashed per statement: a page of the walk and one UPDATE. */
@@ -45,13 +45,20 @@ export async function hashStoredEvents(tx: SqlQueryable): Promise<number> {
     const previousHashes: (string | null)[] = [];
     for (const row of page) {
       const previousHash = last !== null && last.streamId === row.stream_id ? last.hash : null;
-      const [link] = chainHashes(row.stream_id, Number(row.stream_revision), previousHash, [
-        { id: row.event_id, type: row.event_type, data: row.data, metadata: row.metadata },
-      ]);
+      // Each row once, as read: not through chainHashes, which keeps the parts of events this process sends.
+      const hash = eventHash({
+        streamId: row.stream_id,
+        revision: Number(row.stream_revision),
+        id: row.event_id,
+        type: row.event_type,
+        data: row.data,
+        metadata: row.metadata,
+        previousHash,
+      });
       positions.push(row.global_position);
-      hashes.push(link!.hash);
+      hashes.push(hash);
       previousHashes.push(previousHash);
-      last = { streamId: row.stream_id, revision: row.stream_revision, hash: link!.hash };
+      last = { streamId: row.stream_id, revision: row.stream_revision, hash };
     }
     await tx.query(
       `UPDATE events SET hash = u.hash, previous_hash = u.previous_hash

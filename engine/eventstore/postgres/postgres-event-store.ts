@@ -51,7 +51,7 @@ interface PositionRow {
   prepare_position: string;
 }
 
-/** What event_store_append (schema.ts) answers for each stream it wrote. */
+/** What event_store_append_canonical (schema.ts) answers for each stream it wrote. */
 interface AppendedStream {
   streamId: string;
   revision: number;
@@ -142,7 +142,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One statement (schema.ts's event_store_append): one round trip, its own transaction. When it
+   * One statement (schema.ts's event_store_append_canonical): one round trip, its own transaction. When it
    * refuses, it says which of the batch's event ids are stored: streams whose batch is stored
    * whole are a retry, answered from what is stored, and the others are appended again; when no
    * stream is a retry, the refusal stands.
@@ -158,9 +158,9 @@ export class PostgresEventStore implements EventStore {
         events: events.map((event) => ({ id: event.id, ...canonicalPartsOfSent(streamId, event) })),
       }));
       const { rows } = await this.#sql.query<{ appended: AppendedStream[] }>(
-        'SELECT event_store_append($1::jsonb) AS appended',
+        'SELECT event_store_append_canonical($1::jsonb) AS appended',
         [JSON.stringify(argument)],
-        { name: 'event_store_append' },
+        { name: 'event_store_append_canonical' },
       );
       appended = rows[0]!.appended;
     } catch (error) {
@@ -433,7 +433,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/** A written stream's chain links, from the hashes event_store_append answered. */
+/** A written stream's chain links, from the hashes event_store_append_canonical answered. */
 function chainOf(stream: AppendedStream, requests: readonly AppendRequest[]): ChainLink[] {
   const { events } = requests.find((request) => request.streamId === stream.streamId)!;
   const firstRevision = stream.revision - events.length + 1;
@@ -445,7 +445,7 @@ function chainOf(stream: AppendedStream, requests: readonly AppendRequest[]): Ch
   }));
 }
 
-/** Why event_store_append wrote nothing (schema.ts): from its SQLSTATE and its JSON DETAIL. */
+/** Why event_store_append_canonical wrote nothing (schema.ts): from its SQLSTATE and its JSON DETAIL. */
 interface AppendRefusal {
   readonly streamId: string;
   /** PVREV only: the stream's revision when the expected one did not hold; null when it does not exist. */

@@ -25,7 +25,7 @@ const LOG_QUERY_INDEXES = [
 
 /**
  * An append in one statement, so in one round trip and one transaction of its own:
- * `SELECT event_store_append(requests)`, where requests is a JSON array of
+ * `SELECT event_store_append_canonical(requests)`, where requests is a JSON array of
  * {streamId, expectedRevision, events: [{id, head, tail}]}. Per stream, in one global
  * order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's revision row
  * (its row lock makes a concurrent writer of the stream wait, then see the new revision), then the
@@ -35,8 +35,14 @@ const LOG_QUERY_INDEXES = [
  * hash chain of its events (event-hash.ts): each event's hash covers its canonical parts, which the
  * caller sends (head, tail), with its revision and the hash before it filled in here, under the
  * stream's row lock, so that concurrent writers of a stream cannot fork its chain. The event's id,
- * type, data and metadata are read from that canonical text, so they are stored as hashed; the
- * `id` beside it only names the event in refusals. No NOTIFY here: see PostgresEventStore's announce.
+ * type, data and metadata are read from that canonical text, so they are stored as hashed (an
+ * absent data or metadata as JSON null, as it is hashed); the `id` beside the parts must be the
+ * one they hold, and is what refusals look up among stored events. No NOTIFY here: see
+ * PostgresEventStore's announce.
+ *
+ * Named for its request's shape: event_store_append, its predecessor, took each event's data as
+ * well. Both stay defined while processes of either version share the database (a rolling deploy,
+ * a rollback): each creates and calls only its own.
  *
  * It does not judge retries, which idempotency.ts does for every adapter. It refuses instead, and
  * writes nothing, with the stored events among the append's event ids in its DETAIL (JSON):
@@ -59,7 +65,7 @@ const APPEND_FUNCTIONS = [
          SELECT (event.value->>'id')::uuid
          FROM jsonb_array_elements(requests) AS request(value), jsonb_array_elements(request.value->'events') AS event(value))
    $$`,
-  `CREATE OR REPLACE FUNCTION event_store_append(requests jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+  `CREATE OR REPLACE FUNCTION event_store_append_canonical(requests jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
    DECLARE
      request jsonb;
      target text;
