@@ -142,10 +142,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One statement (schema.ts's event_store_append_canonical): one round trip, its own transaction. When it
-   * refuses, it says which of the batch's event ids are stored: streams whose batch is stored
-   * whole are a retry, answered from what is stored, and the others are appended again; when no
-   * stream is a retry, the refusal stands.
+   * One statement (schema.ts's event_store_append_canonical): one round trip, its own
+   * transaction. When it refuses, it says which of the batch's event ids are stored: streams whose
+   * batch is stored whole are a retry, answered from what is stored, and the others are appended
+   * again; when no stream is a retry, the refusal stands.
    */
   async #append(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
     let appended: AppendedStream[];

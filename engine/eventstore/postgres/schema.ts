@@ -35,10 +35,9 @@ const LOG_QUERY_INDEXES = [
  * hash chain of its events (event-hash.ts): each event's hash covers its canonical parts, which the
  * caller sends (head, tail), with its revision and the hash before it filled in here, under the
  * stream's row lock, so that concurrent writers of a stream cannot fork its chain. The event's id,
- * type, data and metadata are read from that canonical text, so they are stored as hashed (an
- * absent data or metadata as JSON null, as it is hashed); the `id` beside the parts must be the
- * one they hold, and is what refusals look up among stored events. No NOTIFY here: see
- * PostgresEventStore's announce.
+ * type, data and metadata are read from that canonical text, so they are stored as hashed; the
+ * `id` beside the parts must be the one they hold, and is what refusals look up among stored
+ * events. No NOTIFY here: see PostgresEventStore's announce.
  *
  * Named for its request's shape: event_store_append, its predecessor, took each event's data as
  * well. Both stay defined while processes of either version share the database (a rolling deploy,
