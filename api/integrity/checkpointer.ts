@@ -12,7 +12,7 @@ import {
   type SignedCheckpoint,
 } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
-import { canonicalPartsOfSent, eventHash, sha256Bytes } from '../../engine/integrity/event-hash';
+import { chainHashes, eventHash, sha256Bytes } from '../../engine/integrity/event-hash';
 import { MerkleAccumulator } from '../../engine/domain/integrity/merkle';
 import type { Database } from '../database';
 import type { AppendedChains } from './appended-chains';
@@ -199,7 +199,7 @@ export class Checkpointer {
     const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
     const appended = known === undefined ? [] : this.#deps.appended.takeFrom(streamId, size);
     for (const { event, ...link } of appended) {
-      if (link.previousHash !== headHash || eventHash({ ...event, streamId, revision: link.revision, previousHash: link.previousHash }, canonicalPartsOfSent(streamId, event)) !== link.hash) break;
+      if (link.previousHash !== headHash || chainHashes(streamId, link.revision, headHash, [event])[0]!.hash !== link.hash) break;
       await tree.append(link.hash);
       size += 1;
       headHash = link.hash;

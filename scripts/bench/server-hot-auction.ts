@@ -158,7 +158,7 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
           `vs ${without.at(-1)!.acceptedPerSecond} before (${cpu(without.at(-1)!)})`,
       );
     }
-    const cpuMsPerBid = (race: RaceResult) => round((race.serverCpuCores[0]! / race.acceptedPerSecond) * 1000, 3);
+    const msPerBid = (cores: number, race: RaceResult) => round((cores / race.acceptedPerSecond) * 1000, 3);
     const baselineName = `the same product before verifiable history (${BEFORE_VERIFIABLE_HISTORY}), same database server`;
     return [
       {
@@ -177,12 +177,12 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
         baselineName,
         higherIsBetter: false,
         goalRatio: round(1 / 1.1, 3),
-        trials: withHistory.map((race, index) => ({ value: cpuMsPerBid(race), baseline: cpuMsPerBid(without[index]!) })),
+        trials: withHistory.map((race, index) => ({ value: msPerBid(race.serverCpuCores[0]!, race), baseline: msPerBid(without[index]!.serverCpuCores[0]!, without[index]!) })),
         details: {
           serverCpuCores: withHistory.map((race) => race.serverCpuCores[0]),
           serverCpuCoresBefore: without.map((race) => race.serverCpuCores[0]),
-          databaseCpuMsPerBid: withHistory.map((race) => round((race.databaseCpuCores / race.acceptedPerSecond) * 1000, 3)),
-          databaseCpuMsPerBidBefore: without.map((race) => round((race.databaseCpuCores / race.acceptedPerSecond) * 1000, 3)),
+          databaseCpuMsPerBid: withHistory.map((race) => msPerBid(race.databaseCpuCores, race)),
+          databaseCpuMsPerBidBefore: without.map((race) => msPerBid(race.databaseCpuCores, race)),
         },
       },
     ];
