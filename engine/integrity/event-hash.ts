@@ -17,10 +17,10 @@ export interface HashedEvent {
 }
 
 /**
- * The RFC 8785 (JCS) bytes of an event, split around the two members only the store knows when it
- * appends (previousHash and revision; JCS sorts members, and they happen to sit side by side):
- * `head + JSON(previousHash) + ',"revision":' + revision + tail`. The Postgres append fills them in
- * under the stream's lock, so that two writers of one stream can never both chain onto one event.
+ * The RFC 8785 (JCS) bytes of an event, split around the two members that depend on where in its
+ * stream it lands (previousHash and revision; JCS sorts members, and they happen to sit side by
+ * side): `head + JSON(previousHash) + ',"revision":' + revision + tail`. A batch chained again onto
+ * a stream's new head is hashed again without being canonicalized again.
  */
 export interface CanonicalEventParts {
   readonly head: string;
@@ -41,21 +41,28 @@ export function canonicalEventParts(event: Omit<HashedEvent, 'revision' | 'previ
 /** An event as an append sends it: what its hash covers but its place in the stream. */
 type SentEvent = Pick<HashedEvent, 'id' | 'type' | 'data' | 'metadata'>;
 
-/**
- * The canonical parts of the events this process sent, by event object (appended events are not
- * changed after they are sent): the append works them out, and the checkpointer, re-hashing the
- * same events to check the chain the append answered, finds them here instead of canonicalizing
- * every event twice on a hot auction. Held only as long as the event object is.
- */
-const partsOfSentEvents = new WeakMap<SentEvent, { readonly streamId: string; readonly parts: CanonicalEventParts }>();
+/** What this process worked out of an event it sent: its canonical parts, and its last hash. */
+interface SentEventHashing {
+  readonly streamId: string;
+  readonly parts: CanonicalEventParts;
+  hashed?: { readonly revision: number; readonly previousHash: Hash | null; readonly hash: Hash };
+}
 
-/** canonicalEventParts of an event an append sends to `streamId`, worked out once per event object. */
-export function canonicalPartsOfSent(streamId: string, event: SentEvent): CanonicalEventParts {
-  const known = partsOfSentEvents.get(event);
-  if (known?.streamId === streamId) return known.parts;
-  const parts = canonicalEventParts({ streamId, id: event.id, type: event.type, data: event.data, metadata: event.metadata });
-  partsOfSentEvents.set(event, { streamId, parts });
-  return parts;
+/**
+ * The canonical parts and the hash of the events this process sent, by event object (appended
+ * events are not changed after they are sent): the append works them out, and the checkpointer,
+ * re-hashing the same events to check the chain the store answered, finds them here instead of
+ * canonicalizing and hashing every event twice on a hot auction. Held only as long as the event
+ * object is.
+ */
+const sentEvents = new WeakMap<SentEvent, SentEventHashing>();
+
+function hashingOfSent(streamId: string, event: SentEvent): SentEventHashing {
+  const known = sentEvents.get(event);
+  if (known?.streamId === streamId) return known;
+  const hashing: SentEventHashing = { streamId, parts: canonicalEventParts({ streamId, id: event.id, type: event.type, data: event.data, metadata: event.metadata }) };
+  sentEvents.set(event, hashing);
+  return hashing;
 }
 
 /** The whole canonical text of an event, as its hash covers it. */
@@ -69,7 +76,10 @@ export function eventHash(event: HashedEvent, parts?: CanonicalEventParts): Hash
   return sha256Hex(canonicalEvent(event, parts));
 }
 
-/** Hashes of events appended in one batch to a stream, chained from the hash of the event before the batch. */
+/**
+ * Hashes of events appended in one batch to a stream, chained from the hash of the event before the
+ * batch. Each event object is canonicalized once, and hashed again only where it lands elsewhere.
+ */
 export function chainHashes(
   streamId: string,
   firstRevision: number,
@@ -78,7 +88,12 @@ export function chainHashes(
 ): { hash: Hash; previousHash: Hash | null }[] {
   let previous = previousHash;
   return events.map((event, index) => {
-    const hash = eventHash({ ...event, streamId, revision: firstRevision + index, previousHash: previous }, canonicalPartsOfSent(streamId, event));
+    const revision = firstRevision + index;
+    const hashing = hashingOfSent(streamId, event);
+    const { hashed } = hashing;
+    const hash =
+      hashed?.revision === revision && hashed.previousHash === previous ? hashed.hash : eventHash({ ...event, streamId, revision, previousHash: previous }, hashing.parts);
+    hashing.hashed = { revision, previousHash: previous, hash };
     const link = { hash, previousHash: previous };
     previous = hash;
     return link;

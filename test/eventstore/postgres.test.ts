@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionToString, type NewEvent, type RecordedEvent } from '../../engine/eventstore/port';
-import { canonicalEventParts } from '../../engine/integrity/event-hash';
+import { eventHash } from '../../engine/integrity/event-hash';
 import { PostgresEventStore } from '../../engine/eventstore/postgres/postgres-event-store';
 import { PGliteClient, type QueryOptions, type SqlClient } from '../../engine/postgres/sql-client';
 import { createTestSchema, TEST_DATABASE_URL } from '../support/postgres';
@@ -40,27 +40,42 @@ describe('appending on Postgres', () => {
     await inner.close();
   });
 
-  it('stores each event as read from the canonical text it hashed, and refuses parts that name another stream or event', async () => {
+  it('writes a batch only onto the event its chain was hashed onto, and chains again onto a head another process moved on', async () => {
     const sql = await PGliteClient.open();
-    const store = await PostgresEventStore.open(sql);
+    const [one, other] = [await PostgresEventStore.open(sql), await PostgresEventStore.open(sql)];
     try {
-      const event: NewEvent = { id: randomUUID(), type: 'Happened', data: { amount: 1e21, text: 'é 🏈', nested: { b: [1, null], a: true } }, metadata: { actorId: 'a' } };
-      await store.appendToStream('canonical-a', [event], { expectedRevision: 'no_stream' });
-      const [stored] = await store.readStream('canonical-a');
-      expect({ id: stored!.id, type: stored!.type, data: stored!.data, metadata: stored!.metadata }).toEqual(event);
+      const event = (n: number): NewEvent => ({ id: randomUUID(), type: 'Happened', data: { n, amount: 1e21, text: 'é 🏈', nested: { b: [1, null], a: true } }, metadata: { actorId: 'a' } });
+      const first = event(1);
+      await one.appendToStream('chained-a', [first], { expectedRevision: 'no_stream' });
+      const [stored] = await one.readStream('chained-a');
+      expect({ id: stored!.id, type: stored!.type, data: stored!.data, metadata: stored!.metadata }).toEqual(first);
 
-      const append = (events: unknown[]) =>
-        sql.query('SELECT event_store_append_canonical($1::jsonb)', [JSON.stringify([{ streamId: 'canonical-b', expectedRevision: 'any', events }])]);
-      const partsFor = (streamId: string, id: string) => canonicalEventParts({ streamId, id, type: 'Happened', data: {}, metadata: {} });
-      const id = randomUUID();
-      // Parts worked out for another stream: the hash would name the wrong stream.
-      await expect(append([{ id, ...partsFor('canonical-a', id) }])).rejects.toThrow(/canonical parts name another event or stream/);
-      // Parts of another event than the id the append names (and refusals look up).
-      await expect(append([{ id, ...partsFor('canonical-b', randomUUID()) }])).rejects.toThrow(/canonical parts name another event or stream/);
-      await expect(append([{ id, type: 'Happened', data: {}, metadata: {} }])).rejects.toThrow(/canonical parts \(head, tail\)/);
-      expect(await store.readStream('canonical-b')).toEqual([]);
+      // Straight to the statement: a batch hashed onto another event than the stream's last is refused, with that event.
+      const append = (head: unknown) =>
+        sql.query('SELECT event_store_append_chained($1::jsonb)', [
+          JSON.stringify([{ streamId: 'chained-a', expectedRevision: 'any', head, events: [{ id: randomUUID(), type: 'Happened', data: {}, metadata: {}, hash: 'f'.repeat(64) }] }]),
+        ]);
+      for (const head of [null, { revision: 0, hash: 'e'.repeat(64) }, { revision: 1, hash: stored!.hash }]) {
+        await expect(append(head)).rejects.toMatchObject({ code: 'PVCHN', detail: expect.stringContaining(`"head": {"hash": "${stored!.hash}", "revision": 0}`) });
+      }
+      expect(await one.readStream('chained-a')).toHaveLength(1);
+
+      // Two stores of one database appending at 'any': each one's known head goes out of date, and its batch is chained again.
+      await other.appendToStream('chained-a', [event(2)], { expectedRevision: 'any' });
+      await one.appendToStream('chained-a', [event(3), event(4)], { expectedRevision: 'any' });
+      await other.appendToStreams([
+        { streamId: 'chained-a', events: [event(5)], expectedRevision: 'any' },
+        { streamId: 'chained-b', events: [event(6)], expectedRevision: 'any' },
+      ]);
+      const chain = await one.readStream('chained-a');
+      expect(chain.map((e) => e.data)).toEqual([1, 2, 3, 4, 5].map((n) => expect.objectContaining({ n })));
+      chain.forEach((e, index) => {
+        expect(e.previousHash).toBe(index === 0 ? null : chain[index - 1]!.hash);
+        expect(e.hash).toBe(eventHash(e));
+      });
     } finally {
-      await store.close();
+      await one.close();
+      await other.close();
       await sql.close();
     }
   });

@@ -48,11 +48,10 @@ import { isSystemEvent, toEventData, toRecordedEvent } from './metadata-codec';
 import { grpcReads, type KurrentDbReads } from './grpc-reads';
 import { streamNames, type StreamNames } from './stream-names';
 import { subscribeToAll } from './subscription';
+import { isLoose, NO_HEAD, StreamHeads, type StreamHead } from '../stream-heads';
 
 /** How many times an append at 'any' or 'stream_exists' chains onto a head that moved on, before it gives up. */
 const RECHAIN_ATTEMPTS = 20;
-/** Streams whose last event the store remembers for the next append's chain. */
-const KNOWN_HEADS = 10_000;
 /** How many events before the end of a stream are checked for a retried or overlapping batch. */
 const IDEMPOTENCY_LOOKBACK = 64;
 /** Events read from $all per request in readAll. */
@@ -113,7 +112,7 @@ export class KurrentDbEventStore implements EventStore {
   readonly #names: StreamNames;
   readonly #reads: KurrentDbReads;
   /** The last event known of recently written streams, for the next append's chain (an event never changes). */
-  readonly #heads = new Map<string, StreamHead>();
+  readonly #heads = new StreamHeads();
   #closed = false;
 
   /** `reads`: how the store reads the server (over the client's gRPC channel; replaced in tests). */
@@ -173,7 +172,7 @@ export class KurrentDbEventStore implements EventStore {
         if (remaining.length === pending.length) {
           // Appended at 'any' or 'stream_exists', a stream chains onto the head it read, and another
           // writer may have moved it on since: read it again and chain onto the new head.
-          this.#heads.delete(error.streamId);
+          this.#heads.forget(error.streamId);
           if (isLoose(error.expected) && error.actual !== null && ++rechained < RECHAIN_ATTEMPTS) continue;
           throw error;
         }
@@ -218,12 +217,6 @@ export class KurrentDbEventStore implements EventStore {
     // None there: the append is refused as it would have been (the stream is not at that revision).
     if (event === undefined) return typeof expected === 'number' ? { revision: expected, hash: null } : null;
     return { revision: event.revision, hash: event.hash };
-  }
-
-  #rememberHead(streamId: string, head: StreamHead): void {
-    this.#heads.delete(streamId);
-    this.#heads.set(streamId, head);
-    if (this.#heads.size > KNOWN_HEADS) this.#heads.delete(this.#heads.keys().next().value!);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -451,7 +444,7 @@ export class KurrentDbEventStore implements EventStore {
     const last = Number(revision);
     if (position !== undefined && position.commit >= 0n) {
       const chain = links.map((link, index) => ({ ...link, id: request.events[index]!.id, revision: last - links.length + 1 + index }));
-      this.#rememberHead(request.streamId, { revision: last, hash: chain.at(-1)!.hash });
+      this.#heads.remember(request.streamId, { revision: last, hash: chain.at(-1)!.hash });
       return { streamId: request.streamId, nextExpectedRevision: last, position, chain };
     }
     const written = await this.#readStreamEvents(request.streamId, { fromRevision: BigInt(last - request.events.length + 1), maxCount: request.events.length, requiresLeader: true });
@@ -472,7 +465,7 @@ export class KurrentDbEventStore implements EventStore {
         requiresLeader: true,
       }).then((events) => {
         // The stream's last event: what the next append to it chains onto.
-        this.#rememberHead(request.streamId, events[0] === undefined ? NO_HEAD : { revision: events[0].revision, hash: events[0].hash });
+        this.#heads.remember(request.streamId, events[0] === undefined ? NO_HEAD : { revision: events[0].revision, hash: events[0].hash });
         return events;
       });
       const expected = request.expectedRevision;
@@ -561,19 +554,6 @@ interface ChainedRequest {
 
 function eventData({ request, links }: ChainedRequest, multiStream: boolean) {
   return request.events.map((event, index) => toEventData(event, links[index]!, multiStream));
-}
-
-/** A stream known to have no events yet. */
-const NO_HEAD: StreamHead = { revision: -1, hash: null };
-
-function isLoose(expected: ExpectedRevision): expected is 'any' | 'stream_exists' {
-  return expected === 'any' || expected === 'stream_exists';
-}
-
-/** A stream's last event as this store knows it; a null hash for one stored before events were hashed. */
-interface StreamHead {
-  readonly revision: number;
-  readonly hash: string | null;
 }
 
 function toStreamState(expected: ExpectedRevision): AppendStreamState {

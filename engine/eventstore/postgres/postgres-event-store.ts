@@ -1,4 +1,4 @@
-import { canonicalPartsOfSent } from '../../integrity/event-hash';
+import { chainHashes } from '../../integrity/event-hash';
 import { findRetriedBatch, validateAppendRequests, withChecksAnswered, type StoredIdentity } from '../idempotency';
 import { pageOfMatches, validateLogQuery } from '../log-query';
 import {
@@ -23,6 +23,7 @@ import {
 } from '../port';
 import { ChangeSignal, runSubscription, type SubscriptionSource } from '../subscription-loop';
 import { ensureEventStoreSchema, INDEXED_EXPRESSIONS } from './schema';
+import { isLoose, NO_HEAD, StreamHeads, type StreamHead } from '../stream-heads';
 import type { SqlClient } from '../../postgres/sql-client';
 
 export interface PostgresEventStoreOptions {
@@ -51,15 +52,15 @@ interface PositionRow {
   prepare_position: string;
 }
 
-/** What event_store_append_canonical (schema.ts) answers for each stream it wrote. */
+/** What event_store_append_chained (schema.ts) answers for each stream it wrote. */
 interface AppendedStream {
   streamId: string;
   revision: number;
   position: string;
-  /** The hash the stream's chain went on from, and the hashes of the events written, in order. */
-  previousHash: string | null;
-  hashes: string[];
 }
+
+/** How many times an append chains its batches again onto heads that moved on, before it gives up. */
+const RECHAIN_ATTEMPTS = 20;
 
 /**
  * Positions travel as text (bigint and xid8 exceed what every driver reads exactly). Their aliases
@@ -88,6 +89,8 @@ export class PostgresEventStore implements EventStore {
   readonly #channel: string;
   readonly #changes = new ChangeSignal();
   readonly #idlePollMs: number;
+  /** What this process's next append to a stream chains onto: its last event as appended or read here. */
+  readonly #heads = new StreamHeads();
   #unlisten: Promise<() => Promise<void>> | undefined;
   #announcing: Promise<void> | undefined;
   #announceAgain = false;
@@ -142,50 +145,92 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One statement (schema.ts's event_store_append_canonical): one round trip, its own
-   * transaction. When it refuses, it says which of the batch's event ids are stored: streams whose
-   * batch is stored whole are a retry, answered from what is stored, and the others are appended
-   * again; when no stream is a retry, the refusal stands.
+   * One statement (schema.ts's event_store_append_chained): one round trip, its own transaction.
+   * Each batch is hashed here onto the head this process knows of its stream; when another process
+   * moved the head on, the statement says which, and the batch is chained again. When it refuses,
+   * it says which of the batch's event ids are stored: streams whose batch is stored whole are a
+   * retry, answered from what is stored, and the others are appended again; when no stream is a
+   * retry, the refusal stands.
    */
-  async #append(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
+  async #append(requests: readonly AppendRequest[], attempt = 1): Promise<AppendResult[]> {
+    const chained = await Promise.all(requests.map((request) => this.#chained(request)));
     let appended: AppendedStream[];
     try {
-      // Each event as its canonical parts alone: the append hashes them into the stream's chain and
-      // stores the event read back from the very text it hashed (schema.ts).
-      const argument = requests.map(({ streamId, expectedRevision, events }) => ({
+      const argument = chained.map(({ request: { streamId, expectedRevision, events }, head, links }) => ({
         streamId,
         expectedRevision,
-        events: events.map((event) => ({ id: event.id, ...canonicalPartsOfSent(streamId, event) })),
+        head,
+        events: events.map((event, index) => ({ id: event.id, type: event.type, data: event.data, metadata: event.metadata, hash: links[index]!.hash })),
       }));
       const { rows } = await this.#sql.query<{ appended: AppendedStream[] }>(
-        'SELECT event_store_append_canonical($1::jsonb) AS appended',
+        'SELECT event_store_append_chained($1::jsonb) AS appended',
         [JSON.stringify(argument)],
-        { name: 'event_store_append_canonical' },
+        { name: 'event_store_append_chained' },
       );
       appended = rows[0]!.appended;
     } catch (error) {
       const refusal = appendRefusal(error);
       if (!refusal) throw error;
-      return this.#answerRetries(requests, refusal, error);
+      if (refusal.head !== undefined) this.#heads.remember(refusal.streamId, refusal.head ?? NO_HEAD);
+      return this.#answerRetries(requests, refusal, error, attempt);
     }
     // Every stream's result carries the append's last position (the port's promise).
     const end = appended.map((stream) => parsePosition(stream.position)).sort(comparePositions).at(-1)!;
-    const results = new Map(appended.map((stream) => [stream.streamId, { streamId: stream.streamId, nextExpectedRevision: stream.revision, position: end, chain: chainOf(stream, requests) }]));
+    const results = new Map(
+      appended.map((stream) => {
+        const { links } = chained.find(({ request }) => request.streamId === stream.streamId)!;
+        const firstRevision = stream.revision - links.length + 1;
+        const chain = links.map((link, index) => ({ ...link, revision: firstRevision + index }));
+        this.#heads.remember(stream.streamId, { revision: stream.revision, hash: chain.at(-1)!.hash });
+        return [stream.streamId, { streamId: stream.streamId, nextExpectedRevision: stream.revision, position: end, chain }];
+      }),
+    );
     return withChecksAnswered(requests, results);
   }
 
-  async #answerRetries(requests: readonly AppendRequest[], refusal: AppendRefusal, error: unknown): Promise<AppendResult[]> {
+  /**
+   * A request's events hashed onto the event its stream is believed to end with: the one at the
+   * expected revision, or for 'any' and 'stream_exists' the last this process appended or read
+   * (the append refuses when the stream ends with another, and says which).
+   */
+  async #chained(request: AppendRequest): Promise<{ request: AppendRequest; head: StreamHead | null; links: Omit<ChainLink, 'revision'>[] }> {
+    if (request.events.length === 0) return { request, head: null, links: [] };
+    const head = await this.#headFor(request.streamId, request.expectedRevision);
+    const hashes = chainHashes(request.streamId, head === null ? 0 : head.revision + 1, head?.hash ?? null, request.events);
+    return { request, head, links: hashes.map((link, index) => ({ ...link, id: request.events[index]!.id })) };
+  }
+
+  async #headFor(streamId: string, expected: ExpectedRevision): Promise<StreamHead | null> {
+    if (expected === 'no_stream') return null;
+    const known = this.#heads.get(streamId);
+    if (known !== undefined && (isLoose(expected) || known.revision === expected)) return known === NO_HEAD ? null : known;
+    if (isLoose(expected)) return null;
+    const { rows } = await this.#sql.query<{ hash: string }>(
+      'SELECT hash FROM events WHERE stream_id = $1 AND stream_revision = $2',
+      [streamId, expected],
+      { name: 'event_store_read_head' },
+    );
+    // None there: the append is refused as it would have been (the stream is not at that revision).
+    return { revision: expected, hash: rows[0]?.hash ?? null };
+  }
+
+  async #answerRetries(requests: readonly AppendRequest[], refusal: AppendRefusal, error: unknown, attempt: number): Promise<AppendResult[]> {
     const stored = new Map(refusal.stored.map((identity) => [identity.id, identity]));
     const retried = requests.map((request) => findRetriedBatch(request.streamId, request.events, stored));
     const rest = requests.filter((_, index) => retried[index] === null);
     if (rest.length === requests.length) {
+      const { expectedRevision } = requests.find((request) => request.streamId === refusal.streamId)!;
+      if (refusal.head !== undefined) {
+        // Another writer moved the stream on: chain onto its head now (it is remembered).
+        if (attempt < RECHAIN_ATTEMPTS) return this.#append(requests, attempt + 1);
+        throw new WrongExpectedRevisionError(refusal.streamId, expectedRevision, refusal.head?.revision ?? null);
+      }
       // An already stored id is a retry or an IdempotencyConflictError: findRetriedBatch decided.
       if (refusal.actual === undefined) throw error;
-      const { expectedRevision } = requests.find((request) => request.streamId === refusal.streamId)!;
       throw new WrongExpectedRevisionError(refusal.streamId, expectedRevision, refusal.actual);
     }
     // The stored batches passed their checks when they were written: with nothing new, none is made again.
-    const appended = rest.some((request) => request.events.length > 0) ? await this.#append(rest) : [];
+    const appended = rest.some((request) => request.events.length > 0) ? await this.#append(rest, attempt) : [];
     const results = new Map(appended.filter((_, index) => rest[index]!.events.length > 0).map((result) => [result.streamId, result]));
     requests.forEach((request, index) => {
       const last = retried[index];
@@ -208,7 +253,11 @@ export class PostgresEventStore implements EventStore {
       [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
       { name: 'event_store_read_stream' },
     );
-    return rows.map(toRecordedEvent);
+    const events = rows.map(toRecordedEvent);
+    // Read to its end: the stream's head, for the next append's chain.
+    const last = events.at(-1);
+    if (last !== undefined && (options.maxCount === undefined || events.length < options.maxCount)) this.#heads.remember(streamId, { revision: last.revision, hash: last.hash });
+    return events;
   }
 
   /**
@@ -433,29 +482,19 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/** A written stream's chain links, from the hashes event_store_append_canonical answered. */
-function chainOf(stream: AppendedStream, requests: readonly AppendRequest[]): ChainLink[] {
-  const { events } = requests.find((request) => request.streamId === stream.streamId)!;
-  const firstRevision = stream.revision - events.length + 1;
-  return events.map((event, index) => ({
-    id: event.id,
-    revision: firstRevision + index,
-    hash: stream.hashes[index]!,
-    previousHash: index === 0 ? stream.previousHash : stream.hashes[index - 1]!,
-  }));
-}
-
-/** Why event_store_append_canonical wrote nothing (schema.ts): from its SQLSTATE and its JSON DETAIL. */
+/** Why event_store_append_chained wrote nothing (schema.ts): from its SQLSTATE and its JSON DETAIL. */
 interface AppendRefusal {
   readonly streamId: string;
   /** PVREV only: the stream's revision when the expected one did not hold; null when it does not exist. */
   readonly actual?: number | null;
+  /** PVCHN only: the event the stream ends with (null: none), which the batch was not chained onto. */
+  readonly head?: StreamHead | null;
   /** The stored events among the append's event ids. */
   readonly stored: ReadonlyArray<StoredIdentity & Pick<ChainLink, 'hash' | 'previousHash'> & { position: string }>;
 }
 
 function appendRefusal(error: unknown): AppendRefusal | null {
   const e = error as { code?: string; detail?: string } | null;
-  if ((e?.code !== 'PVREV' && e?.code !== 'PVDUP') || e.detail === undefined) return null;
+  if ((e?.code !== 'PVREV' && e?.code !== 'PVDUP' && e?.code !== 'PVCHN') || e.detail === undefined) return null;
   return JSON.parse(e.detail) as AppendRefusal;
 }

@@ -25,28 +25,32 @@ const LOG_QUERY_INDEXES = [
 
 /**
  * An append in one statement, so in one round trip and one transaction of its own:
- * `SELECT event_store_append_canonical(requests)`, where requests is a JSON array of
- * {streamId, expectedRevision, events: [{id, head, tail}]}. Per stream, in one global
- * order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's revision row
- * (its row lock makes a concurrent writer of the stream wait, then see the new revision), then the
- * insert; a stream without events is a check (its row compared and share-locked, nothing written).
- * Answers [{streamId, revision, position, previousHash, hashes}] for the streams written: the
- * stream's last revision, the position of its last event (as positionToString writes it), and the
- * hash chain of its events (event-hash.ts): each event's hash covers its canonical parts, which the
- * caller sends (head, tail), with its revision and the hash before it filled in here, under the
- * stream's row lock, so that concurrent writers of a stream cannot fork its chain. The event's id,
- * type, data and metadata are read from that canonical text, so they are stored as hashed; the
- * `id` beside the parts must be the one they hold, and is what refusals look up among stored
- * events. No NOTIFY here: see PostgresEventStore's announce.
+ * `SELECT event_store_append_chained(requests)`, where requests is a JSON array of
+ * {streamId, expectedRevision, head, events: [{id, type, data, metadata, hash}]}. Per stream, in
+ * one global order (two multi-stream appends cannot deadlock): a compare-and-set on the stream's
+ * revision row (its row lock makes a concurrent writer of the stream wait, then see the new
+ * revision), then the insert; a stream without events is a check (its row compared and
+ * share-locked, nothing written). Answers [{streamId, revision, position}] for the streams
+ * written: the stream's last revision and the position of its last event (as positionToString
+ * writes it). No NOTIFY here: see PostgresEventStore's announce.
  *
- * Named for its request's shape: event_store_append, its predecessor, took each event's data as
- * well. Both stay defined while processes of either version share the database (a rolling deploy,
- * a rollback): each creates and calls only its own.
+ * The appender hashes each event into its stream's chain (event-hash.ts) onto `head`, the event
+ * it believes the stream ends with ({revision, hash}; null for an empty stream), and the append
+ * writes the batch only if, under the stream's row lock, that is the event the stream ends with:
+ * two writers of a stream can never both chain onto one event. Each event's previous_hash is the
+ * hash before it in the batch, the first's the head's.
+ *
+ * Named for its request's shape: event_store_append (before events were hashed) and
+ * event_store_append_canonical (which hashed the events itself, from their canonical text) stay
+ * defined while processes of an older version share the database (a rolling deploy, a rollback):
+ * each process creates and calls only its own.
  *
  * It does not judge retries, which idempotency.ts does for every adapter. It refuses instead, and
  * writes nothing, with the stored events among the append's event ids in its DETAIL (JSON):
  * - PVREV: a stream is not at its expected revision; `actual` is the stream's revision (null: no
  *   stream).
+ * - PVCHN: a stream does not end with the event its batch was chained onto; `head` is the one it
+ *   ends with (null: none), onto which the appender may chain the batch again.
  * - PVDUP: an event id is already stored. The insert skips such ids instead of failing on them, so
  *   that the common case needs no lookup beforehand and no subtransaction; a retry racing another
  *   retry of the same batch waits on the index for the other's outcome and is refused here.
@@ -64,26 +68,18 @@ const APPEND_FUNCTIONS = [
          SELECT (event.value->>'id')::uuid
          FROM jsonb_array_elements(requests) AS request(value), jsonb_array_elements(request.value->'events') AS event(value))
    $$`,
-  `CREATE OR REPLACE FUNCTION event_store_append_canonical(requests jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+  `CREATE OR REPLACE FUNCTION event_store_append_chained(requests jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
    DECLARE
      request jsonb;
      target text;
      expected jsonb;
      event_count bigint;
      last_revision bigint;
+     head_revision bigint;
+     head_hash text;
      written bigint;
      last_position bigint;
      appended jsonb := '[]';
-     event jsonb;
-     event_revision bigint;
-     canonical text;
-     document jsonb;
-     digest text;
-     previous text;
-     first_previous text;
-     documents jsonb[];
-     digests text[];
-     previous_digests text[];
    BEGIN
      FOR request IN SELECT r.value FROM jsonb_array_elements(requests) AS r(value) ORDER BY r.value->>'streamId' COLLATE "C" LOOP
        target := request->>'streamId';
@@ -116,39 +112,26 @@ const APPEND_FUNCTIONS = [
              'stored', event_store_stored_identities(requests))::text;
        END IF;
        CONTINUE WHEN event_count = 0;
-       -- The chain goes on from the stream's last event, read under the stream's row lock taken above;
-       -- each hash covers the one before it, so they are worked out in order, then inserted at once.
-       -- Each event is stored as read back from the very text its hash covers: what is hashed and
-       -- what is stored cannot differ.
-       SELECT hash INTO previous FROM events WHERE stream_id = target AND stream_revision = last_revision - event_count;
-       first_previous := previous;
-       documents := '{}';
-       digests := '{}';
-       previous_digests := '{}';
-       FOR event, event_revision IN
-         SELECT e.value, last_revision - event_count + e.ordinality
-         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality) ORDER BY e.ordinality
-       LOOP
-         IF event->>'head' IS NULL OR event->>'tail' IS NULL THEN
-           RAISE EXCEPTION 'An append without the events'' canonical parts (head, tail): the appending process predates hashed events';
-         END IF;
-         canonical := (event->>'head') || coalesce('"' || previous || '"', 'null') || ',"revision":' || event_revision || (event->>'tail');
-         document := canonical::jsonb;
-         IF document->>'streamId' IS DISTINCT FROM target OR (document->>'id')::uuid IS DISTINCT FROM (event->>'id')::uuid THEN
-           RAISE EXCEPTION 'Event %: its canonical parts name another event or stream than %', event->>'id', target;
-         END IF;
-         digest := encode(sha256(convert_to(canonical, 'UTF8')), 'hex');
-         documents := array_append(documents, document);
-         previous_digests := array_append(previous_digests, previous);
-         digests := array_append(digests, digest);
-         previous := digest;
-       END LOOP;
+       -- The event the batch goes on from, read under the stream's row lock taken above: the one the
+       -- appender hashed the batch's chain onto, or nothing is written.
+       head_revision := last_revision - event_count;
+       head_hash := NULL;
+       IF head_revision >= 0 THEN
+         SELECT hash INTO head_hash FROM events WHERE stream_id = target AND stream_revision = head_revision;
+       END IF;
+       IF head_revision IS DISTINCT FROM coalesce((request->'head'->>'revision')::bigint, -1) OR head_hash IS DISTINCT FROM request->'head'->>'hash' THEN
+         RAISE EXCEPTION USING ERRCODE = 'PVCHN', MESSAGE = format('Stream %s: the batch is not chained onto revision %s', target, head_revision),
+           DETAIL = jsonb_build_object(
+             'streamId', target,
+             'head', CASE WHEN head_revision >= 0 THEN jsonb_build_object('revision', head_revision, 'hash', head_hash) END,
+             'stored', event_store_stored_identities(requests))::text;
+       END IF;
        WITH written_events AS (
          INSERT INTO events (stream_id, stream_revision, event_id, event_type, data, metadata, hash, previous_hash)
-         SELECT target, last_revision - event_count + w.ordinality, (w.document->>'id')::uuid, w.document->>'type', w.document->'data', w.document->'metadata',
-                w.hash, w.previous_hash
-         FROM unnest(documents, digests, previous_digests) WITH ORDINALITY AS w(document, hash, previous_hash, ordinality)
-         ORDER BY w.ordinality
+         SELECT target, head_revision + e.ordinality, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata',
+                e.value->>'hash', CASE WHEN e.ordinality = 1 THEN head_hash ELSE lag(e.value->>'hash') OVER (ORDER BY e.ordinality) END
+         FROM jsonb_array_elements(request->'events') WITH ORDINALITY AS e(value, ordinality)
+         ORDER BY e.ordinality
          ON CONFLICT (event_id) DO NOTHING
          RETURNING global_position
        )
@@ -158,8 +141,7 @@ const APPEND_FUNCTIONS = [
            DETAIL = jsonb_build_object('streamId', target, 'stored', event_store_stored_identities(requests))::text;
        END IF;
        appended := appended || jsonb_build_object(
-         'streamId', target, 'revision', last_revision, 'position', pg_current_xact_id()::text || '/' || last_position,
-         'previousHash', first_previous, 'hashes', to_jsonb(digests));
+         'streamId', target, 'revision', last_revision, 'position', pg_current_xact_id()::text || '/' || last_position);
      END LOOP;
      RETURN appended;
    END

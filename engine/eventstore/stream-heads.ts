@@ -1,0 +1,40 @@
+import type { ExpectedRevision } from './port';
+
+/** A stream's last event as a store last saw it; a null hash for one stored before events were hashed. */
+export interface StreamHead {
+  readonly revision: number;
+  readonly hash: string | null;
+}
+
+/** A stream known to have no events yet. */
+export const NO_HEAD: StreamHead = { revision: -1, hash: null };
+
+/** An expectation that names no revision: the batch goes on from whatever the stream's head is. */
+export function isLoose(expected: ExpectedRevision): expected is 'any' | 'stream_exists' {
+  return expected === 'any' || expected === 'stream_exists';
+}
+
+/**
+ * The heads of the streams a store appended to or read lately, what its next append to them chains
+ * onto without reading them first; the least recently used are forgotten first. A head may be out
+ * of date (another process appended since): the append then refuses, and says the stream's head.
+ */
+export class StreamHeads {
+  readonly #heads = new Map<string, StreamHead>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  get(streamId: string): StreamHead | undefined {
+    return this.#heads.get(streamId);
+  }
+
+  remember(streamId: string, head: StreamHead): void {
+    this.#heads.delete(streamId);
+    this.#heads.set(streamId, head);
+    if (this.#heads.size > this.capacity) this.#heads.delete(this.#heads.keys().next().value!);
+  }
+
+  forget(streamId: string): void {
+    this.#heads.delete(streamId);
+  }
+}
