@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digestOf } from 'node:crypto';
 import { jcs } from '../domain/integrity/canonical';
 
 /** A SHA-256 digest as 64 lowercase hex characters. */
@@ -102,9 +102,10 @@ export function chainHashes(
 
 /** node:crypto's SHA-256, synchronous: for the Merkle trees a server builds (merkle.ts's Sha256). */
 export function sha256Bytes(bytes: Uint8Array): Uint8Array {
-  return createHash('sha256').update(bytes).digest();
+  return digestOf('sha256', bytes, 'buffer');
 }
 
+/** One call, no Hash object: a hot auction hashes every event and every leaf. */
 export function sha256Hex(text: string): Hash {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return digestOf('sha256', text, 'hex');
 }
