@@ -16,9 +16,11 @@ export function jcs(value: unknown): string {
   return text;
 }
 
+const UTF8 = new TextEncoder();
+
 /** The UTF-8 bytes of a value's canonical text: what a signature covers. */
 export function canonicalBytes(value: unknown): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(jcs(value));
+  return UTF8.encode(jcs(value));
 }
 
 /** With the u flag a surrogate pair is one code point: only a lone surrogate matches. */
