@@ -16,7 +16,7 @@ export function isLoose(expected: ExpectedRevision): expected is 'any' | 'stream
 
 /**
  * The heads of the streams a store appended to or read lately, what its next append to them chains
- * onto without reading them first; the least recently used are forgotten first. A head may be out
+ * onto without reading them first; the least recently remembered are forgotten first. A head may be out
  * of date (another process appended since): the append then refuses, and says the stream's head.
  */
 export class StreamHeads {
@@ -32,6 +32,12 @@ export class StreamHeads {
     this.#heads.delete(streamId);
     this.#heads.set(streamId, head);
     if (this.#heads.size > this.capacity) this.#heads.delete(this.#heads.keys().next().value!);
+  }
+
+  /** A head a read found: kept unless a later one is known (an append may have answered meanwhile). */
+  rememberRead(streamId: string, head: StreamHead): void {
+    const known = this.#heads.get(streamId);
+    if (known === undefined || known.revision < head.revision) this.remember(streamId, head);
   }
 
   forget(streamId: string): void {

@@ -11,7 +11,7 @@
  * as quick as this, needs Node 22.
  */
 export function jcs(value: unknown): string {
-  const text = serialize(value, []);
+  const text = serialize(asJson(value, ''), []);
   if (text === undefined) throw new TypeError('This value has no JSON form');
   return text;
 }
@@ -52,20 +52,30 @@ function serialize(value: unknown, ancestors: object[]): string | undefined {
   }
 }
 
+/**
+ * As JSON.stringify takes a member (SerializeJSONProperty): toJSON once, with the member's name,
+ * and a Number, String or Boolean object as its primitive; the store keeps what JSON.stringify
+ * writes, and the hash must cover the same.
+ */
+function asJson(value: unknown, key: string): unknown {
+  let json = value;
+  if (typeof json === 'object' && json !== null && typeof (json as { toJSON?: unknown }).toJSON === 'function') json = (json as { toJSON(key: string): unknown }).toJSON(key);
+  if (json instanceof Number || json instanceof String || json instanceof Boolean) json = json.valueOf();
+  return json;
+}
+
 function serializeObject(value: object, ancestors: object[]): string | undefined {
   if (ancestors.includes(value)) throw new TypeError('Circular reference detected');
   ancestors.push(value);
   let text: string | undefined;
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    text = serialize((value as { toJSON(): unknown }).toJSON(), ancestors);
-  } else if (Array.isArray(value)) {
+  if (Array.isArray(value)) {
     text = '[';
-    for (let index = 0; index < value.length; index++) text += `${index === 0 ? '' : ','}${serialize(value[index], ancestors) ?? 'null'}`;
+    for (let index = 0; index < value.length; index++) text += `${index === 0 ? '' : ','}${serialize(asJson(value[index], String(index)), ancestors) ?? 'null'}`;
     text += ']';
   } else {
     text = '{';
     for (const key of Object.keys(value).sort()) {
-      const member = serialize((value as Record<string, unknown>)[key], ancestors);
+      const member = serialize(asJson((value as Record<string, unknown>)[key], key), ancestors);
       if (member !== undefined) text += `${text.length === 1 ? '' : ','}${jsonString(key)}:${member}`;
     }
     text += '}';

@@ -200,18 +200,22 @@ export class PostgresEventStore implements EventStore {
     return { request, head, links: hashes.map((link, index) => ({ ...link, id: request.events[index]!.id })) };
   }
 
+  /** The known head; otherwise read: the stream's last event, or for a revision the event at it. */
   async #headFor(streamId: string, expected: ExpectedRevision): Promise<StreamHead | null> {
     if (expected === 'no_stream') return null;
     const known = this.#heads.get(streamId);
     if (known !== undefined && (isLoose(expected) || known.revision === expected)) return known === NO_HEAD ? null : known;
-    if (isLoose(expected)) return null;
-    const { rows } = await this.#sql.query<{ hash: string }>(
-      'SELECT hash FROM events WHERE stream_id = $1 AND stream_revision = $2',
-      [streamId, expected],
+    const { rows } = await this.#sql.query<{ revision: string | number; hash: string }>(
+      `SELECT stream_revision AS revision, hash FROM events
+       WHERE stream_id = $1 AND ($2::bigint IS NULL OR stream_revision = $2)
+       ORDER BY stream_revision DESC LIMIT 1`,
+      [streamId, isLoose(expected) ? null : expected],
       { name: 'event_store_read_head' },
     );
+    const [row] = rows;
+    if (isLoose(expected)) return row === undefined ? null : { revision: Number(row.revision), hash: row.hash };
     // None there: the append is refused as it would have been (the stream is not at that revision).
-    return { revision: expected, hash: rows[0]?.hash ?? null };
+    return { revision: expected, hash: row?.hash ?? null };
   }
 
   async #answerRetries(requests: readonly AppendRequest[], refusal: AppendRefusal, error: unknown, attempt: number): Promise<AppendResult[]> {
@@ -256,7 +260,7 @@ export class PostgresEventStore implements EventStore {
     const events = rows.map(toRecordedEvent);
     // Read to its end: the stream's head, for the next append's chain.
     const last = events.at(-1);
-    if (last !== undefined && (options.maxCount === undefined || events.length < options.maxCount)) this.#heads.remember(streamId, { revision: last.revision, hash: last.hash });
+    if (last !== undefined && (options.maxCount === undefined || events.length < options.maxCount)) this.#heads.rememberRead(streamId, { revision: last.revision, hash: last.hash });
     return events;
   }
 

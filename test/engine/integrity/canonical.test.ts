@@ -65,4 +65,14 @@ describe('RFC 8785 canonical text', () => {
   it('leaves out members JSON leaves out, writes -0 as 0 and a date as JSON does', () => {
     expect(jcs({ b: undefined, a: [undefined, -0], d: new Date('2026-11-26T19:00:00Z') })).toBe('{"a":[null,0],"d":"2026-11-26T19:00:00.000Z"}');
   });
+
+  it('takes a member as JSON.stringify does, since the store keeps what that writes: toJSON once, with its name; boxed primitives as primitives', () => {
+    const value = {
+      once: { toJSON: () => new Date('2026-11-26T19:00:00Z') },
+      named: { toJSON: (key: string) => `member ${key}` },
+      list: [{ toJSON: (key: string) => `item ${key}` }],
+      boxed: [new Number(5), new String('s'), new Boolean(false)] as unknown[],
+    };
+    expect(JSON.parse(jcs(value))).toEqual(JSON.parse(JSON.stringify(value)));
+  });
 });
