@@ -16,8 +16,9 @@ export function isLoose(expected: ExpectedRevision): expected is 'any' | 'stream
 
 /**
  * The heads of the streams a store appended to or read lately, what its next append to them chains
- * onto without reading them first; the least recently remembered are forgotten first. A head may be out
- * of date (another process appended since): the append then refuses, and says the stream's head.
+ * onto without reading them first; the least recently remembered are forgotten first. A head may
+ * be out of date (another process appended since): the append then refuses, and says the stream's
+ * head.
  */
 export class StreamHeads {
   readonly #heads = new Map<string, StreamHead>();
