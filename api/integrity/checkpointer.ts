@@ -185,7 +185,8 @@ export class Checkpointer {
   /**
    * The stream checked up to its end. A stream seen before goes on with the links this process's
    * own appends answered, each the hash of the event this process sent at that place (chainHashes
-   * works it out once per place, for the append) and following the one before (a link that does not, say a retry answered with another process's event, ends them),
+   * works it out once per place, for the append) and following the one before (a link that does
+   * not, say a retry answered with another process's event, ends them),
    * then with the events read from the log past them, each re-hashed from its stored contents. A
    * stream seen for the first time is read and checked from its start, and its tree must give the
    * last checkpoint's root at the last checkpoint's size: the events signed before are the ones

@@ -25,8 +25,14 @@ export class StreamHeads {
 
   constructor(private readonly capacity = 10_000) {}
 
-  get(streamId: string): StreamHead | undefined {
-    return this.#heads.get(streamId);
+  /**
+   * The event a batch appended at `expected` chains onto, when known: the one at the expected
+   * revision, or for 'any' and 'stream_exists' the known head; null for an empty stream.
+   */
+  chainedOnto(streamId: string, expected: Exclude<ExpectedRevision, 'no_stream'>): StreamHead | null | undefined {
+    const known = this.#heads.get(streamId);
+    if (known === undefined || (!isLoose(expected) && known.revision !== expected)) return undefined;
+    return known === NO_HEAD ? null : known;
   }
 
   remember(streamId: string, head: StreamHead): void {

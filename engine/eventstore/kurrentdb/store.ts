@@ -206,8 +206,8 @@ export class KurrentDbEventStore implements EventStore {
   /** The event a batch chains onto: the one at the expected revision, or the head; null for none. */
   async #headFor(streamId: string, expected: ExpectedRevision): Promise<StreamHead | null> {
     if (expected === 'no_stream') return null;
-    const known = this.#heads.get(streamId);
-    if (known !== undefined && (typeof expected !== 'number' || known.revision === expected)) return known === NO_HEAD ? null : known;
+    const known = this.#heads.chainedOnto(streamId, expected);
+    if (known !== undefined) return known;
     const [event] = await this.#readStreamEvents(
       streamId,
       typeof expected === 'number'

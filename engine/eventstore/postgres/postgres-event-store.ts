@@ -203,8 +203,8 @@ export class PostgresEventStore implements EventStore {
   /** The known head; otherwise read: the stream's last event, or for a revision the event at it. */
   async #headFor(streamId: string, expected: ExpectedRevision): Promise<StreamHead | null> {
     if (expected === 'no_stream') return null;
-    const known = this.#heads.get(streamId);
-    if (known !== undefined && (isLoose(expected) || known.revision === expected)) return known === NO_HEAD ? null : known;
+    const known = this.#heads.chainedOnto(streamId, expected);
+    if (known !== undefined) return known;
     const { rows } = await this.#sql.query<{ revision: string | number; hash: string }>(
       `SELECT stream_revision AS revision, hash FROM events
        WHERE stream_id = $1 AND ($2::bigint IS NULL OR stream_revision = $2)
