@@ -16,69 +16,48 @@ export interface HashedEvent {
   readonly previousHash: Hash | null;
 }
 
-/**
- * The RFC 8785 (JCS) bytes of an event, split around the two members that depend on where in its
- * stream it lands (previousHash and revision; JCS sorts members, and they happen to sit side by
- * side): `head + JSON(previousHash) + ',"revision":' + revision + tail`. A batch chained again onto
- * a stream's new head is hashed again without being canonicalized again.
- */
-export interface CanonicalEventParts {
-  readonly head: string;
-  readonly tail: string;
-}
-
-/**
- * Ids hash in lower case (stores answer UUIDs in lower case whatever was sent); an absent data or
- * metadata value hashes as null, as JSON keeps it.
- */
-export function canonicalEventParts(event: Omit<HashedEvent, 'revision' | 'previousHash'>): CanonicalEventParts {
-  return {
-    head: `{"data":${jcs(event.data ?? null)},"id":${jcs(event.id.toLowerCase())},"metadata":${jcs(event.metadata ?? null)},"previousHash":`,
-    tail: `,"streamId":${jcs(event.streamId)},"type":${jcs(event.type)}}`,
-  };
-}
-
 /** An event as an append sends it: what its hash covers but its place in the stream. */
 type SentEvent = Pick<HashedEvent, 'id' | 'type' | 'data' | 'metadata'>;
 
-/** What this process worked out of an event it sent: its canonical parts, and its last hash. */
-interface SentEventHashing {
+/** Where this process last hashed an event it sent, and the hash it got there. */
+interface SentEventHash {
   readonly streamId: string;
-  readonly parts: CanonicalEventParts;
-  hashed?: { readonly revision: number; readonly previousHash: Hash | null; readonly hash: Hash };
+  readonly revision: number;
+  readonly previousHash: Hash | null;
+  readonly hash: Hash;
 }
 
 /**
- * The canonical parts and the hash of the events this process sent, by event object (appended
- * events are not changed after they are sent): the append works them out, and the checkpointer,
- * re-hashing the same events to check the chain the store answered, finds them here instead of
- * canonicalizing and hashing every event twice on a hot auction. Held only as long as the event
- * object is.
+ * The last hash of each event this process sent, by event object (appended events are not changed
+ * after they are sent): the append works it out, and the checkpointer, re-hashing the same events
+ * to check the chain the store answered, finds it here instead of hashing every event of a hot
+ * auction twice. Only the hash is kept, not the canonical text: that text is a tree of many small
+ * strings, which every young-generation collection would copy while the event lives (the
+ * checkpointer holds appended events until it signs them). Held only as long as the event object is.
  */
-const sentEvents = new WeakMap<SentEvent, SentEventHashing>();
+const sentEvents = new WeakMap<SentEvent, SentEventHash>();
 
-function hashingOfSent(streamId: string, event: SentEvent): SentEventHashing {
-  const known = sentEvents.get(event);
-  if (known?.streamId === streamId) return known;
-  const hashing: SentEventHashing = { streamId, parts: canonicalEventParts({ streamId, id: event.id, type: event.type, data: event.data, metadata: event.metadata }) };
-  sentEvents.set(event, hashing);
-  return hashing;
-}
-
-/** The whole canonical text of an event, as its hash covers it. */
-export function canonicalEvent(event: HashedEvent, parts: CanonicalEventParts = canonicalEventParts(event)): string {
+/**
+ * The RFC 8785 (JCS) text of an event, as its hash covers it. Ids hash in lower case (stores answer
+ * UUIDs in lower case whatever was sent); an absent data or metadata value hashes as null, as JSON
+ * keeps it. Members in JCS's order; previousHash is hex and revision an integer, written as they are.
+ */
+export function canonicalEvent(event: HashedEvent): string {
   const previous = event.previousHash === null ? 'null' : `"${event.previousHash}"`;
-  return `${parts.head}${previous},"revision":${event.revision}${parts.tail}`;
+  return (
+    `{"data":${jcs(event.data ?? null)},"id":${jcs(event.id.toLowerCase())},"metadata":${jcs(event.metadata ?? null)},` +
+    `"previousHash":${previous},"revision":${event.revision},"streamId":${jcs(event.streamId)},"type":${jcs(event.type)}}`
+  );
 }
 
 /** SHA-256 over the event's canonical bytes (UTF-8), which include the hash before it: a chain per stream. */
-export function eventHash(event: HashedEvent, parts?: CanonicalEventParts): Hash {
-  return sha256Hex(canonicalEvent(event, parts));
+export function eventHash(event: HashedEvent): Hash {
+  return sha256Hex(canonicalEvent(event));
 }
 
 /**
  * Hashes of events appended in one batch to a stream, chained from the hash of the event before the
- * batch. Each event object is canonicalized once, and hashed again only where it lands elsewhere.
+ * batch. An event object hashed at the same place before is not hashed again.
  */
 export function chainHashes(
   streamId: string,
@@ -89,11 +68,12 @@ export function chainHashes(
   let previous = previousHash;
   return events.map((event, index) => {
     const revision = firstRevision + index;
-    const hashing = hashingOfSent(streamId, event);
-    const { hashed } = hashing;
+    const known = sentEvents.get(event);
     const hash =
-      hashed?.revision === revision && hashed.previousHash === previous ? hashed.hash : eventHash({ ...event, streamId, revision, previousHash: previous }, hashing.parts);
-    hashing.hashed = { revision, previousHash: previous, hash };
+      known?.streamId === streamId && known.revision === revision && known.previousHash === previous
+        ? known.hash
+        : eventHash({ ...event, streamId, revision, previousHash: previous });
+    sentEvents.set(event, { streamId, revision, previousHash: previous, hash });
     const link = { hash, previousHash: previous };
     previous = hash;
     return link;
@@ -103,6 +83,15 @@ export function chainHashes(
 /** node:crypto's SHA-256, synchronous: for the Merkle trees a server builds (merkle.ts's Sha256). */
 export function sha256Bytes(bytes: Uint8Array): Uint8Array {
   return digestOf('sha256', bytes, 'buffer');
+}
+
+/**
+ * RFC 6962's hash of a leaf whose data is the UTF-8 bytes of `text` (merkle.ts's hashLeaf: SHA-256
+ * of 0x00 and the data), in one call: U+0000 is the byte 0x00 in UTF-8, and the text is encoded
+ * where it is hashed. A batch signature hashes every receipt so.
+ */
+export function leafHashOfText(text: string): Uint8Array {
+  return digestOf('sha256', `\u0000${text}`, 'buffer');
 }
 
 /** One call, no Hash object: a hot auction hashes every event and every leaf. */

@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalEventParts, chainHashes, eventHash } from '../../../engine/integrity/event-hash';
+import { jcs } from '../../../engine/domain/integrity/canonical';
+import { hashLeaf } from '../../../engine/domain/integrity/merkle';
+import { canonicalEvent, chainHashes, eventHash, leafHashOfText } from '../../../engine/integrity/event-hash';
 
 const sent = () => ({ id: 'E5D1C0B2-0000-4000-8000-000000000001', type: 'BidPlaced', data: { b: 2, a: 'é 🏈' }, metadata: { actorId: 'u' } });
 
-describe('canonical parts of an event', () => {
-  it('are its RFC 8785 text split around previousHash and revision, ids in lower case', () => {
-    const parts = canonicalEventParts({ streamId: 'auction-1', ...sent() });
-    expect(parts.head).toBe('{"data":{"a":"é 🏈","b":2},"id":"e5d1c0b2-0000-4000-8000-000000000001","metadata":{"actorId":"u"},"previousHash":');
-    expect(parts.tail).toBe(',"streamId":"auction-1","type":"BidPlaced"}');
+describe('canonical text of an event', () => {
+  it('is its RFC 8785 text, ids in lower case', () => {
+    expect(canonicalEvent({ streamId: 'auction-1', revision: 4, previousHash: 'a'.repeat(64), ...sent() })).toBe(
+      `{"data":{"a":"é 🏈","b":2},"id":"e5d1c0b2-0000-4000-8000-000000000001","metadata":{"actorId":"u"},"previousHash":"${'a'.repeat(64)}","revision":4,"streamId":"auction-1","type":"BidPlaced"}`,
+    );
+    expect(canonicalEvent({ streamId: 'auction-1', revision: 0, previousHash: null, ...sent() })).toContain('"previousHash":null,"revision":0,');
+  });
+
+  it('is what JCS writes of the event as one object', () => {
+    const event = { streamId: 'auction-1', revision: 12, previousHash: 'b'.repeat(64), ...sent() };
+    expect(canonicalEvent(event)).toBe(jcs({ ...event, id: event.id.toLowerCase() }));
   });
 });
 
@@ -29,5 +37,13 @@ describe('hashes of a sent batch', () => {
     expect(at('auction-1', 7, 'a'.repeat(64))).toBe(own('auction-1', 7, 'a'.repeat(64)));
     expect(at('auction-2', 7, 'a'.repeat(64))).toBe(own('auction-2', 7, 'a'.repeat(64)));
     expect(at('auction-1', 4, null)).toBe(own('auction-1', 4, null));
+  });
+});
+
+describe('the leaf hash of a text', () => {
+  it("is RFC 6962's leaf hash of the text's UTF-8 bytes", async () => {
+    for (const text of ['', '{"a":1}', 'é 🏈 \u0000 end']) {
+      expect(Buffer.from(leafHashOfText(text)).toString('hex')).toBe(Buffer.from(await hashLeaf(new TextEncoder().encode(text))).toString('hex'));
+    }
   });
 });
