@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { canonicalBytes } from '../domain/integrity/canonical';
-import { rootAndInclusionProofsOfData, hexOf } from '../domain/integrity/merkle';
+import { canonicalBytes, jcs } from '../domain/integrity/canonical';
+import { rootAndInclusionProofsOfLeafHashes, hexOf } from '../domain/integrity/merkle';
 import { batchRootStatement, keyIdOf, signedPart, type BatchSigned, type Signed } from '../domain/integrity/signatures';
-import { sha256Bytes } from './event-hash';
+import { leafHashOfText, sha256Bytes } from './event-hash';
 
 /**
  * The Ed25519 key this process signs with (node:crypto). Its public half is published in the log
@@ -52,7 +52,7 @@ export class SigningKey {
    */
   async signBatch<T extends object>(statements: readonly T[]): Promise<Array<T & BatchSigned>> {
     const named = statements.map((statement) => ({ ...statement, keyId: this.keyId }));
-    const { root, proofs } = await rootAndInclusionProofsOfData(named.map((statement) => canonicalBytes(statement)), sha256Bytes);
+    const { root, proofs } = await rootAndInclusionProofsOfLeafHashes(named.map((statement) => leafHashOfText(jcs(statement))), sha256Bytes);
     const { signature } = await this.sign(batchRootStatement(this.keyId, named.length, hexOf(root)));
     return named.map((statement, index) => ({ ...statement, batch: { size: named.length, index, auditPath: proofs[index]!.map(hexOf) }, signature }));
   }

@@ -4,11 +4,11 @@
  * the value, so a hash or a signature over them survives a database and a browser. Throws on what
  * JSON cannot hold (NaN, infinities, lone surrogates, cycles, undefined at the top). Browser-safe.
  *
- * JCS is ECMAScript's own JSON.stringify with members sorted, so this asks JSON.stringify for every
- * string and number. Written here rather than taken from `canonicalize` 4 (the RFC authors' code,
- * kept as this function's test oracle: test/engine/integrity/canonical.test.ts), which costs a hot
- * auction some 2.5 times as much, mostly in a character-by-character surrogate check; its 5.x,
- * as quick as this, needs Node 22.
+ * JCS is ECMAScript's own JSON.stringify with members sorted, so strings and numbers are written
+ * as JSON.stringify writes them (it is asked for every string it would escape). Written here
+ * rather than taken from `canonicalize` 4 (the RFC authors' code, kept as this function's test
+ * oracle: test/engine/integrity/canonical.test.ts), which costs a hot auction some 4 times as
+ * much, mostly in a character-by-character surrogate check; its 5.x needs Node 22.
  */
 export function jcs(value: unknown): string {
   const text = serialize(asJson(value, ''), []);
@@ -25,9 +25,17 @@ export function canonicalBytes(value: unknown): Uint8Array<ArrayBuffer> {
 
 /** With the u flag a surrogate pair is one code point: only a lone surrogate matches. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/** What JSON.stringify writes other than as it is: control characters, quote, backslash, and surrogates (paired ones come along). */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const NOT_AS_IT_IS = /[\u0000-\u001F"\\\uD800-\uDFFF]/;
 
-/** JSON.stringify escapes a lone surrogate as \uXXXX (and a control character): only then is the string looked at again. */
+/**
+ * Most strings (ids, times, names) are written as they are, quoted; the others by JSON.stringify,
+ * which escapes a lone surrogate as \uXXXX (and a control character): only then is the string
+ * looked at again.
+ */
 function jsonString(value: string): string {
+  if (!NOT_AS_IT_IS.test(value)) return `"${value}"`;
   const text = JSON.stringify(value);
   if (text.includes('\\u') && LONE_SURROGATE.test(value)) throw new TypeError('Lone surrogate is not allowed');
   return text;
@@ -40,7 +48,7 @@ function serialize(value: unknown, ancestors: object[]): string | undefined {
       return jsonString(value);
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`${value} is not allowed`);
-      return JSON.stringify(value);
+      return String(value); // ECMAScript's Number::toString, as JSON.stringify writes a finite number
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':

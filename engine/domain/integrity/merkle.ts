@@ -45,23 +45,32 @@ export async function hashChildren(left: Uint8Array, right: Uint8Array, sha256: 
 
 const emptyTreeHash = async (sha256: Sha256): Promise<Uint8Array> => sha256(new Uint8Array(0));
 
+/** What a Sha256 gave, awaited only when it is a promise: node:crypto's digest is synchronous, Web Crypto's is not. */
+async function settled(hashes: ReadonlyArray<Promise<Uint8Array> | Uint8Array>): Promise<Uint8Array[]> {
+  return hashes.some((hash) => hash instanceof Promise) ? Promise.all(hashes) : (hashes as Uint8Array[]);
+}
+
 /**
- * Every level of the tree, leaf hashes first, root last. Built bottom-up rather than by the RFC's
- * recursion so each node is hashed once: RFC 6962's split at the largest power of two below n gives the
- * same tree as pairing neighbours level by level and promoting a level's lone last node unchanged.
- * Each level's hashes run concurrently because Web Crypto digests are asynchronous.
+ * Every level of the tree from its leaf hashes up, root last. Built bottom-up rather than by the
+ * RFC's recursion so each node is hashed once: RFC 6962's split at the largest power of two below n
+ * gives the same tree as pairing neighbours level by level and promoting a level's lone last node
+ * unchanged. Each level's hashes run concurrently when the digests are asynchronous (Web Crypto).
  */
-async function levelsOf(leaves: readonly Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
-  const levels = [await Promise.all(leaves.map((leaf) => hashLeaf(leaf, sha256)))];
-  for (let level = levels[0]!; level.length > 1; ) {
-    const pairs: Promise<Uint8Array>[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(hashChildren(level[i]!, level[i + 1]!, sha256));
-    const next = await Promise.all(pairs);
+async function levelsAbove(leafHashes: Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
+  const levels = [leafHashes];
+  for (let level = leafHashes; level.length > 1; ) {
+    const pairs: Array<Promise<Uint8Array> | Uint8Array> = [];
+    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(sha256(prefixed(NODE_PREFIX, level[i]!, level[i + 1]!)));
+    const next = await settled(pairs);
     if (level.length % 2 === 1) next.push(level[level.length - 1]!);
     levels.push(next);
     level = next;
   }
   return levels;
+}
+
+async function levelsOf(leaves: readonly Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
+  return levelsAbove(await settled(leaves.map((leaf) => sha256(prefixed(LEAF_PREFIX, leaf)))), sha256);
 }
 
 /** MTH(D[n]) of RFC 6962 §2.1 over leaf data of any length. */
@@ -82,8 +91,20 @@ export async function inclusionProofOfData(leaves: readonly Uint8Array[], index:
 /** The tree's root and every leaf's audit path, the tree built once (a batch signature hands each leaf its path). */
 export async function rootAndInclusionProofsOfData(leaves: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<{ root: Uint8Array; proofs: Uint8Array[][] }> {
   if (leaves.length === 0) return { root: await emptyTreeHash(sha256), proofs: [] };
-  const levels = await levelsOf(leaves, sha256);
-  return { root: levels[levels.length - 1]![0]!, proofs: leaves.map((_, index) => pathIn(levels, index)) };
+  return rootAndPaths(await levelsOf(leaves, sha256));
+}
+
+/**
+ * The same from the leaves' hashes (each SHA-256 of 0x00 and the leaf's data, as hashLeaf takes
+ * it), for a server that hashes its leaves' text in one call without encoding it first.
+ */
+export async function rootAndInclusionProofsOfLeafHashes(leafHashes: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<{ root: Uint8Array; proofs: Uint8Array[][] }> {
+  if (leafHashes.length === 0) return { root: await emptyTreeHash(sha256), proofs: [] };
+  return rootAndPaths(await levelsAbove([...leafHashes], sha256));
+}
+
+function rootAndPaths(levels: readonly Uint8Array[][]): { root: Uint8Array; proofs: Uint8Array[][] } {
+  return { root: levels[levels.length - 1]![0]!, proofs: levels[0]!.map((_, index) => pathIn(levels, index)) };
 }
 
 function pathIn(levels: readonly Uint8Array[][], index: number): Uint8Array[] {
