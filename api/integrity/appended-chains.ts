@@ -1,27 +1,31 @@
 import { DelegatingEventStore } from '../../engine/eventstore/delegating';
 import type { AppendRequest, AppendResult, ChainLink, EventStore, ExpectedRevision, NewEvent } from '../../engine/eventstore/port';
+import { chainHashes } from '../../engine/integrity/event-hash';
 
-/** A link of an auction's log as an append of this process answered it, with the event this process sent. */
+/** A link of an auction's log as an append of this process answered it: the hash of the event this process sent, at that place. */
 export interface AppendedLink extends ChainLink {
   readonly streamId: string;
-  readonly event: NewEvent;
+  /** The event's type: the checkpointer notes an auction's close. */
+  readonly type: string;
 }
 
 /** The streams of an auction's log: its own and its refused attempts (checkpoints.ts signs both). */
 const AUCTION_LOG_STREAM = /^auction(?:_rejections)?-/;
 /**
- * Links kept (each with its event and, while that lives, its canonical parts: some kilobytes), the
- * streams appended to longest ago going first: a stream whose links were dropped is read from the
- * log instead, as another process's is.
+ * Links kept, the streams appended to longest ago going first: a stream whose links were dropped
+ * is read from the log instead, as another process's is.
  */
 const MAX_LINKS = 20_000;
 
 /**
- * The chain links of auctions' logs as this process's appends answered them, each with the event
- * it sent, until the checkpointer takes them: it re-hashes each from that event and signs it
- * without reading the log back (checkpointer.ts), and reads the log only past them. Signing what
- * this process decided and appended, rather than what the table holds a moment later, means an
- * event changed in between fails against the checkpoint instead of being signed.
+ * The chain links of auctions' logs as this process's appends answered them, until the checkpointer
+ * takes them: it signs them without reading the log back (checkpointer.ts), and reads the log only
+ * past them. A link is kept only when it is the hash of the event this process sent, at that place
+ * (chainHashes worked it out for the append, so this costs a lookup); another (a retry answered with
+ * what another process stored) leaves a gap, and the checkpointer reads and re-hashes the log from
+ * there. Signing what this process decided and appended, rather than what the table holds a moment
+ * later, means an event changed in between fails against the checkpoint instead of being signed.
+ * Only the links are kept, not the events: a hot auction's checkpoint comes a second later.
  */
 export class AppendedChains {
   readonly #streams = new Map<string, AppendedLink[]>();
@@ -41,8 +45,8 @@ export class AppendedChains {
       this.#streams.set(result.streamId, links);
       for (const link of result.chain) {
         const event = sent.get(link.id);
-        if (event === undefined) continue;
-        links.push({ ...link, streamId: result.streamId, event });
+        if (event === undefined || chainHashes(result.streamId, link.revision, link.previousHash, [event])[0]!.hash !== link.hash) continue;
+        links.push({ ...link, streamId: result.streamId, type: event.type });
         this.#size += 1;
       }
       for (const [oldest, dropped] of this.#streams) {

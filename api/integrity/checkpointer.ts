@@ -12,7 +12,7 @@ import {
   type SignedCheckpoint,
 } from '../../engine/domain';
 import type { EventStore } from '../../engine/eventstore/port';
-import { chainHashes, eventHash, sha256Bytes } from '../../engine/integrity/event-hash';
+import { eventHash, sha256Bytes } from '../../engine/integrity/event-hash';
 import { MerkleAccumulator } from '../../engine/domain/integrity/merkle';
 import type { Database } from '../database';
 import type { AppendedChains } from './appended-chains';
@@ -32,7 +32,7 @@ export interface CheckpointerDependencies {
   readonly store: EventStore;
   readonly commands: CommandHandler;
   readonly signer: Signer;
-  /** What this process appended: re-hashed from what it sent, not read back (appended-chains.ts). */
+  /** What this process appended: the hashes of what it sent, not read back (appended-chains.ts). */
   readonly appended: AppendedChains;
   readonly clock: () => Date;
   readonly log: Logger;
@@ -59,7 +59,7 @@ class TamperedLogError extends Error {}
  * Signs checkpoints of auctions' logs (checkpoints.ts): when an auction closes, and while it runs
  * every `everyEvents` events or every `everyMs`, whichever comes first. It finds the auctions it
  * owes one in the auction_logs read model, then checks every event it has not checked before
- * (hash and link) before it signs: the events this process appended, re-hashed from what it sent
+ * (hash and link) before it signs: the events this process appended, by the hashes of what it sent
  * (appended-chains.ts); the others read from the log itself. A checkpoint never vouches for an
  * event changed since it was appended. Any number of workers may run (one per
  * API process): the engine records a checkpoint only when it covers more than the last.
@@ -184,10 +184,9 @@ export class Checkpointer {
 
   /**
    * The stream checked up to its end. A stream seen before goes on with the links this process's
-   * own appends answered, each the hash of the event this process sent at that place (chainHashes
-   * works it out once per place, for the append) and following the one before (a link that does
-   * not, say a retry answered with another process's event, ends them),
-   * then with the events read from the log past them, each re-hashed from its stored contents. A
+   * own appends answered, each the hash of the event this process sent at that place
+   * (appended-chains.ts) and following the one before (a gap, or a link that does not follow,
+   * ends them), then with the events read from the log past them, each re-hashed from its stored contents. A
    * stream seen for the first time is read and checked from its start, and its tree must give the
    * last checkpoint's root at the last checkpoint's size: the events signed before are the ones
    * still there.
@@ -199,12 +198,12 @@ export class Checkpointer {
     let { size, headHash, closing } = known ?? { size: 0, headHash: null as string | null, closing: false };
     const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
     const appended = known === undefined ? [] : this.#deps.appended.takeFrom(streamId, size);
-    for (const { event, ...link } of appended) {
-      if (link.previousHash !== headHash || chainHashes(streamId, link.revision, headHash, [event])[0]!.hash !== link.hash) break;
+    for (const link of appended) {
+      if (link.previousHash !== headHash) break;
       await tree.append(link.hash);
       size += 1;
       headHash = link.hash;
-      closing ||= endsTheAuction(event.type);
+      closing ||= endsTheAuction(link.type);
     }
     for (const event of await this.#deps.store.readStream(streamId, { fromRevision: size })) {
       if (event.revision !== size) throw new TamperedLogError(`${streamId}: revision ${size} is missing`);
