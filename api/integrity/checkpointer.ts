@@ -198,13 +198,15 @@ export class Checkpointer {
     let { size, headHash, closing } = known ?? { size: 0, headHash: null as string | null, closing: false };
     const signedBefore = known === undefined ? last?.streams.find((stream) => stream.streamId === streamId) : undefined;
     const appended = known === undefined ? [] : this.#deps.appended.takeFrom(streamId, size);
+    const linked: string[] = [];
     for (const link of appended) {
       if (link.previousHash !== headHash) break;
-      await tree.append(link.hash);
-      size += 1;
+      linked.push(link.hash);
       headHash = link.hash;
       closing ||= endsTheAuction(link.type);
     }
+    await tree.appendAll(linked);
+    size += linked.length;
     for (const event of await this.#deps.store.readStream(streamId, { fromRevision: size })) {
       if (event.revision !== size) throw new TamperedLogError(`${streamId}: revision ${size} is missing`);
       if (event.hash === null || event.previousHash !== headHash || eventHash(event) !== event.hash) {

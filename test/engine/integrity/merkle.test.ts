@@ -10,6 +10,7 @@ import {
   merkleRootOfData,
   rootFromInclusionProof,
   rootAndInclusionProofsOfData,
+  rootAndInclusionProofsOfLeafHashes,
   rootFromInclusionProofOfData,
   type Hex,
 } from '../../../engine/domain/integrity/merkle';
@@ -191,6 +192,19 @@ describe('RFC 6962 inclusion proofs', () => {
     expect(await rootAndInclusionProofsOfData([])).toEqual({ root: bytes(EMPTY_ROOT), proofs: [] });
   });
 
+  it('gives the same from the leaves\' hashes, with an asynchronous or a synchronous digest', async () => {
+    const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
+    for (let size = 0; size <= LEAF_DATA.length; size++) {
+      const fromLeaves = await rootAndInclusionProofsOfData(LEAF_DATA.slice(0, size));
+      const leafHashes = await Promise.all(LEAF_DATA.slice(0, size).map((data) => hashLeaf(data)));
+      for (const sha256 of [undefined, nodeSha256]) {
+        const fromHashes = await rootAndInclusionProofsOfLeafHashes(leafHashes, sha256);
+        expect(hex(fromHashes.root)).toBe(hex(fromLeaves.root));
+        expect(fromHashes.proofs.map((proof) => proof.map(hex))).toEqual(fromLeaves.proofs.map((proof) => proof.map(hex)));
+      }
+    }
+  });
+
   it('leads from any leaf of a random log to its root', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer(), fc.integer({ min: 1, max: 300 }), fc.nat(), async (seed, n, at) => {
@@ -271,6 +285,19 @@ describe('MerkleAccumulator', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('gives the same root with a synchronous digest, leaves added in batches, hex in either case', async () => {
+    const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
+    const leaves = eventHashes(9, 77);
+    const accumulator = new MerkleAccumulator(nodeSha256);
+    await accumulator.appendAll(leaves.slice(0, 30).map((leaf) => leaf.toUpperCase()));
+    await accumulator.appendAll([]);
+    await accumulator.appendAll(leaves.slice(30));
+    expect(accumulator.size).toBe(77);
+    expect(await accumulator.root()).toBe(await merkleRoot(leaves));
+    await expect(accumulator.appendAll([leaves[0]!, 'not a hash'])).rejects.toThrow(TypeError);
+    expect(accumulator.size).toBe(77);
   });
 
   it('keeps overlapping appends in call order', async () => {
