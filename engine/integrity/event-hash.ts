@@ -29,11 +29,11 @@ interface SentEventHash {
 
 /**
  * The last hash of each event this process sent, by event object (appended events are not changed
- * after they are sent): the append works it out, and the checkpointer, re-hashing the same events
- * to check the chain the store answered, finds it here instead of hashing every event of a hot
- * auction twice. Only the hash is kept, not the canonical text: that text is a tree of many small
- * strings, which every young-generation collection would copy while the event lives (the
- * checkpointer holds appended events until it signs them). Held only as long as the event object is.
+ * after they are sent): the append works it out, and the appended chains (api/integrity), checking
+ * each link the store answered against the event sent, find it here instead of hashing every event
+ * of a hot auction twice. Only the hash is kept: the canonical text, a tree of many small strings,
+ * is garbage once hashed, not something every young-generation collection copies while the event
+ * lives. Held only as long as the event object is.
  */
 const sentEvents = new WeakMap<SentEvent, SentEventHash>();
 
