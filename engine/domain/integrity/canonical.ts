@@ -41,6 +41,22 @@ function jsonString(value: string): string {
   return text;
 }
 
+/**
+ * A member's name as written, with its colon: the names of a log's events recur in every event,
+ * so each is written once (up to a bound, so that data with ever new names cannot grow it).
+ */
+const memberNames = new Map<string, string>();
+const MEMBER_NAMES_KEPT = 2_000;
+
+function memberName(key: string): string {
+  let written = memberNames.get(key);
+  if (written === undefined) {
+    written = `${jsonString(key)}:`;
+    if (memberNames.size < MEMBER_NAMES_KEPT) memberNames.set(key, written);
+  }
+  return written;
+}
+
 /** undefined for what JSON leaves out (undefined, functions, symbols), as JSON.stringify does. */
 function serialize(value: unknown, ancestors: object[]): string | undefined {
   switch (typeof value) {
@@ -84,7 +100,7 @@ function serializeObject(value: object, ancestors: object[]): string | undefined
     text = '{';
     for (const key of Object.keys(value).sort()) {
       const member = serialize(asJson((value as Record<string, unknown>)[key], key), ancestors);
-      if (member !== undefined) text += `${text.length === 1 ? '' : ','}${jsonString(key)}:${member}`;
+      if (member !== undefined) text += `${text.length === 1 ? '' : ','}${memberName(key)}${member}`;
     }
     text += '}';
   }
