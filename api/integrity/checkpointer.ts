@@ -38,7 +38,7 @@ export interface CheckpointerDependencies {
   readonly log: Logger;
 }
 
-/** A stream as far as this process has checked it: every event re-hashed (from the log, or from what this process appended) and linked, the tree grown with it. */
+/** A stream as far as this process has checked it: every event hashed (re-hashed from the log, or as this process sent it) and linked, the tree grown with it. */
 interface CheckedStream {
   readonly size: number;
   readonly headHash: string | null;

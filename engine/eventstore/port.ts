@@ -7,8 +7,8 @@
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
 /**
- * An event to append. Not to be changed once sent: its canonical parts and hash are worked out once
- * per event object (event-hash.ts's chainHashes).
+ * An event to append. Not to be changed once sent: its hash is worked out once per event object and
+ * place (event-hash.ts's chainHashes).
  */
 export interface NewEvent {
   /** A UUID. Appending an event id that is already stored is a no-op (idempotent retry). */

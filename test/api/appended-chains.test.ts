@@ -34,16 +34,19 @@ describe('the chain links appended by this process', () => {
     expect(chains.takeFrom('auction-a', 3).map((link) => link.revision)).toEqual([3]);
   });
 
-  it('keeps no link that is not the hash of the event sent at its place: the checkpointer reads the log from that gap', async () => {
-    /** Answers the second event's link with another hash, as a retry answered with what another process stored would. */
-    class OtherHashAnswered extends DelegatingEventStore {
+  it.each([
+    ['another hash', { hash: 'f'.repeat(64) }],
+    ['its hash after another event', { previousHash: 'e'.repeat(64) }],
+  ])('keeps no link answered with %s than the event sent at its place: the checkpointer reads the log from that gap', async (_, answered) => {
+    /** Answers the second event's link otherwise, as a retry answered with what another process stored would. */
+    class OtherLinkAnswered extends DelegatingEventStore {
       override async appendToStreams(requests: readonly AppendRequest[]): Promise<AppendResult[]> {
         const results = await this.inner.appendToStreams(requests);
-        return results.map((result) => ({ ...result, chain: result.chain.map((link, index) => (index === 1 ? { ...link, hash: 'f'.repeat(64) } : link)) }));
+        return results.map((result) => ({ ...result, chain: result.chain.map((link, index) => (index === 1 ? { ...link, ...answered } : link)) }));
       }
     }
     const chains = new AppendedChains();
-    const store = chains.watch(new OtherHashAnswered(new InMemoryEventStore()));
+    const store = chains.watch(new OtherLinkAnswered(new InMemoryEventStore()));
     await store.appendToStreams([{ streamId: 'auction-a', expectedRevision: 'no_stream', events: [event('AuctionScheduled'), event(), event()] }]);
     expect(chains.takeFrom('auction-a', 0).map((link) => link.revision)).toEqual([0]);
     expect(chains.takeFrom('auction-a', 2).map((link) => link.revision)).toEqual([2]);

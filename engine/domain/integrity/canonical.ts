@@ -43,16 +43,17 @@ function jsonString(value: string): string {
 
 /**
  * A member's name as written, with its colon: the names of a log's events recur in every event,
- * so each is written once (up to a bound, so that data with ever new names cannot grow it).
+ * so each is written once. Bounded, so that data with ever new or long names cannot grow it.
  */
 const memberNames = new Map<string, string>();
 const MEMBER_NAMES_KEPT = 2_000;
+const MEMBER_NAME_KEPT_LENGTH = 64;
 
 function memberName(key: string): string {
   let written = memberNames.get(key);
   if (written === undefined) {
     written = `${jsonString(key)}:`;
-    if (memberNames.size < MEMBER_NAMES_KEPT) memberNames.set(key, written);
+    if (memberNames.size < MEMBER_NAMES_KEPT && key.length <= MEMBER_NAME_KEPT_LENGTH) memberNames.set(key, written);
   }
   return written;
 }

@@ -45,9 +45,14 @@ export async function hashChildren(left: Uint8Array, right: Uint8Array, sha256: 
 
 const emptyTreeHash = async (sha256: Sha256): Promise<Uint8Array> => sha256(new Uint8Array(0));
 
-/** What a Sha256 gave, awaited only when it is a promise: node:crypto's digest is synchronous, Web Crypto's is not. */
-async function settled(hashes: ReadonlyArray<Promise<Uint8Array> | Uint8Array>): Promise<Uint8Array[]> {
-  return hashes.some((hash) => hash instanceof Promise) ? Promise.all(hashes) : (hashes as Uint8Array[]);
+type Digest = ReturnType<Sha256>;
+
+/** Whether a Sha256 answered later (Web Crypto, or any thenable) rather than at once (node:crypto). */
+const later = (digest: Digest): digest is Promise<Uint8Array> => typeof (digest as Partial<PromiseLike<Uint8Array>>).then === 'function';
+
+/** What a Sha256 gave, awaited only when it answers later. */
+async function settled(hashes: readonly Digest[]): Promise<Uint8Array[]> {
+  return hashes.some(later) ? Promise.all(hashes) : (hashes as Uint8Array[]);
 }
 
 /**
@@ -59,7 +64,7 @@ async function settled(hashes: ReadonlyArray<Promise<Uint8Array> | Uint8Array>):
 async function levelsAbove(leafHashes: Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
   const levels = [leafHashes];
   for (let level = leafHashes; level.length > 1; ) {
-    const pairs: Array<Promise<Uint8Array> | Uint8Array> = [];
+    const pairs: Digest[] = [];
     for (let i = 0; i + 1 < level.length; i += 2) pairs.push(sha256(prefixed(NODE_PREFIX, level[i]!, level[i + 1]!)));
     const next = await settled(pairs);
     if (level.length % 2 === 1) next.push(level[level.length - 1]!);
@@ -88,23 +93,15 @@ export async function inclusionProofOfData(leaves: readonly Uint8Array[], index:
   return pathIn(await levelsOf(leaves, sha256), index);
 }
 
-/** The tree's root and every leaf's audit path, the tree built once (a batch signature hands each leaf its path). */
-export async function rootAndInclusionProofsOfData(leaves: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<{ root: Uint8Array; proofs: Uint8Array[][] }> {
-  if (leaves.length === 0) return { root: await emptyTreeHash(sha256), proofs: [] };
-  return rootAndPaths(await levelsOf(leaves, sha256));
-}
-
 /**
- * The same from the leaves' hashes (each SHA-256 of 0x00 and the leaf's data, as hashLeaf takes
- * it), for a server that hashes its leaves' text in one call without encoding it first.
+ * The tree's root and every leaf's audit path, the tree built once (a batch signature hands each
+ * leaf its path), from the leaves' hashes (each SHA-256 of 0x00 and the leaf's data, as hashLeaf
+ * takes it): a server hashes its leaves' text in one call, without encoding it first.
  */
 export async function rootAndInclusionProofsOfLeafHashes(leafHashes: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<{ root: Uint8Array; proofs: Uint8Array[][] }> {
   if (leafHashes.length === 0) return { root: await emptyTreeHash(sha256), proofs: [] };
-  return rootAndPaths(await levelsAbove([...leafHashes], sha256));
-}
-
-function rootAndPaths(levels: readonly Uint8Array[][]): { root: Uint8Array; proofs: Uint8Array[][] } {
-  return { root: levels[levels.length - 1]![0]!, proofs: levels[0]!.map((_, index) => pathIn(levels, index)) };
+  const levels = await levelsAbove([...leafHashes], sha256);
+  return { root: levels[levels.length - 1]![0]!, proofs: leafHashes.map((_, index) => pathIn(levels, index)) };
 }
 
 function pathIn(levels: readonly Uint8Array[][], index: number): Uint8Array[] {
@@ -247,7 +244,7 @@ export class MerkleAccumulator {
     return this.appendAll([leaf]);
   }
 
-  /** Leaves in order, in one turn: a checkpoint of a hot auction adds a second's events at once. */
+  /** Leaves in order, as one queued task: a checkpoint of a hot auction adds a second's events at once. */
   async appendAll(leaves: readonly Hex[]): Promise<void> {
     // Checked before anything is queued: a bad leaf appends none of them.
     const data = leaves.map(bytesOf);
@@ -256,18 +253,19 @@ export class MerkleAccumulator {
     });
   }
 
+  /** A leaf of data of any length, as RFC 6962's own test vectors have them (this log's leaves are event hashes: append). */
   appendData(data: Uint8Array): Promise<void> {
     const copy = data.slice();
     return this.#serialized(() => this.#grow(copy));
   }
 
-  /** Adds one leaf; awaits only an asynchronous digest (Web Crypto), not node:crypto's. */
+  /** Adds one leaf; a digest is awaited only when it answers later (Web Crypto), not node:crypto's. */
   async #grow(data: Uint8Array): Promise<void> {
     const hashed = this.sha256(prefixed(LEAF_PREFIX, data));
-    let node = hashed instanceof Promise ? await hashed : hashed;
+    let node = later(hashed) ? await hashed : hashed;
     for (let carry = this.#size; carry % 2 === 1; carry = Math.floor(carry / 2)) {
       const merged = this.sha256(prefixed(NODE_PREFIX, this.#subtrees.pop()!, node));
-      node = merged instanceof Promise ? await merged : merged;
+      node = later(merged) ? await merged : merged;
     }
     this.#subtrees.push(node);
     this.#size += 1;

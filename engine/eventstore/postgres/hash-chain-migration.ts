@@ -45,7 +45,7 @@ export async function hashStoredEvents(tx: SqlQueryable): Promise<number> {
     const previousHashes: (string | null)[] = [];
     for (const row of page) {
       const previousHash = last !== null && last.streamId === row.stream_id ? last.hash : null;
-      // Each row once, as read: not through chainHashes, which keeps the parts and hashes of events this process sends.
+      // Each row once, as read: not through chainHashes, which keeps the hashes of events this process sends.
       const hash = eventHash({
         streamId: row.stream_id,
         revision: Number(row.stream_revision),

@@ -9,10 +9,10 @@ import {
   merkleRoot,
   merkleRootOfData,
   rootFromInclusionProof,
-  rootAndInclusionProofsOfData,
   rootAndInclusionProofsOfLeafHashes,
   rootFromInclusionProofOfData,
   type Hex,
+  type Sha256,
 } from '../../../engine/domain/integrity/merkle';
 
 /**
@@ -24,6 +24,8 @@ import {
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
+/** The tree of a batch signature, built from its leaves' hashes with the digest given (Web Crypto by default). */
+const treeOf = async (leaves: readonly Uint8Array[], sha256?: Sha256) => rootAndInclusionProofsOfLeafHashes(await Promise.all(leaves.map((data) => hashLeaf(data))), sha256);
 
 // ---- Published vectors ------------------------------------------------------------------------
 
@@ -180,28 +182,24 @@ describe('RFC 6962 inclusion proofs', () => {
 
   it('gives the root and every leaf\'s path of a tree built once: the published ones, and the recursive PATH up to 40 leaves', async () => {
     for (let size = 1; size <= LEAF_DATA.length; size++) {
-      const { root, proofs } = await rootAndInclusionProofsOfData(LEAF_DATA.slice(0, size));
+      const { root, proofs } = await treeOf(LEAF_DATA.slice(0, size));
       expect(hex(root)).toBe(ROOTS[size]);
       for (const { index, path } of INCLUSION_PROOFS.filter((proof) => proof.size === size)) expect(proofs[index]!.map(hex)).toEqual(path);
     }
     const leaves = eventHashes(5, 40).map(bytes);
     for (let n = 1; n <= leaves.length; n++) {
-      const { proofs } = await rootAndInclusionProofsOfData(leaves.slice(0, n));
+      const { proofs } = await treeOf(leaves.slice(0, n));
       expect(proofs.map((proof) => proof.map(hex))).toEqual(leaves.slice(0, n).map((_, i) => referencePath(i, leaves.slice(0, n)).map(hex)));
     }
-    expect(await rootAndInclusionProofsOfData([])).toEqual({ root: bytes(EMPTY_ROOT), proofs: [] });
+    expect(await treeOf([])).toEqual({ root: bytes(EMPTY_ROOT), proofs: [] });
   });
 
-  it('gives the same from the leaves\' hashes, with an asynchronous or a synchronous digest', async () => {
+  it('gives the same with a synchronous digest', async () => {
     const nodeSha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
     for (let size = 0; size <= LEAF_DATA.length; size++) {
-      const fromLeaves = await rootAndInclusionProofsOfData(LEAF_DATA.slice(0, size));
-      const leafHashes = await Promise.all(LEAF_DATA.slice(0, size).map((data) => hashLeaf(data)));
-      for (const sha256 of [undefined, nodeSha256]) {
-        const fromHashes = await rootAndInclusionProofsOfLeafHashes(leafHashes, sha256);
-        expect(hex(fromHashes.root)).toBe(hex(fromLeaves.root));
-        expect(fromHashes.proofs.map((proof) => proof.map(hex))).toEqual(fromLeaves.proofs.map((proof) => proof.map(hex)));
-      }
+      const [async, sync] = await Promise.all([treeOf(LEAF_DATA.slice(0, size)), treeOf(LEAF_DATA.slice(0, size), nodeSha256)]);
+      expect(hex(sync.root)).toBe(hex(async.root));
+      expect(sync.proofs.map((proof) => proof.map(hex))).toEqual(async.proofs.map((proof) => proof.map(hex)));
     }
   });
 
@@ -298,6 +296,29 @@ describe('MerkleAccumulator', () => {
     expect(await accumulator.root()).toBe(await merkleRoot(leaves));
     await expect(accumulator.appendAll([leaves[0]!, 'not a hash'])).rejects.toThrow(TypeError);
     expect(accumulator.size).toBe(77);
+  });
+
+  it('keeps overlapping appends of every kind in call order, a root asked for between them included', async () => {
+    const leaves = eventHashes(11, 23);
+    const accumulator = new MerkleAccumulator();
+    const first = accumulator.appendAll(leaves.slice(0, 10));
+    const one = accumulator.append(leaves[10]!);
+    const rootThen = accumulator.root();
+    const asData = accumulator.appendData(bytes(leaves[11]!));
+    const rest = accumulator.appendAll(leaves.slice(12));
+    expect(await rootThen).toBe(await merkleRoot(leaves.slice(0, 11)));
+    await Promise.all([first, one, asData, rest]);
+    expect(await accumulator.root()).toBe(await merkleRoot(leaves));
+  });
+
+  it('takes a digest that answers later as any thenable, not only as a promise', async () => {
+    const thenable = ((data: Uint8Array) => ({
+      then: (resolve: (hash: Uint8Array) => void) => resolve(createHash('sha256').update(data).digest()),
+    })) as unknown as (data: Uint8Array) => Promise<Uint8Array>;
+    const leaves = eventHashes(12, 9);
+    expect(await (await MerkleAccumulator.of(leaves, thenable)).root()).toBe(await merkleRoot(leaves));
+    const fromThenables = await treeOf(LEAF_DATA, thenable);
+    expect(hex(fromThenables.root)).toBe(ROOTS[LEAF_DATA.length]);
   });
 
   it('keeps overlapping appends in call order', async () => {
