@@ -69,11 +69,12 @@ export function chainHashes(
   return events.map((event, index) => {
     const revision = firstRevision + index;
     const known = sentEvents.get(event);
-    const hash =
-      known?.streamId === streamId && known.revision === revision && known.previousHash === previous
-        ? known.hash
-        : eventHash({ ...event, streamId, revision, previousHash: previous });
-    sentEvents.set(event, { streamId, revision, previousHash: previous, hash });
+    let hash: Hash;
+    if (known?.streamId === streamId && known.revision === revision && known.previousHash === previous) hash = known.hash;
+    else {
+      hash = eventHash({ ...event, streamId, revision, previousHash: previous });
+      sentEvents.set(event, { streamId, revision, previousHash: previous, hash });
+    }
     const link = { hash, previousHash: previous };
     previous = hash;
     return link;

@@ -35,17 +35,21 @@ function prefixed(prefix: number, ...parts: readonly Uint8Array[]): Uint8Array<A
   return out;
 }
 
+type Digest = ReturnType<Sha256>;
+
+/** A leaf's and an interior node's digests, as the digest answers them (at once, or later): the one home of the prefixes. */
+const leafDigest = (data: Uint8Array, sha256: Sha256): Digest => sha256(prefixed(LEAF_PREFIX, data));
+const nodeDigest = (left: Uint8Array, right: Uint8Array, sha256: Sha256): Digest => sha256(prefixed(NODE_PREFIX, left, right));
+
 export async function hashLeaf(data: Uint8Array, sha256: Sha256 = webCryptoSha256): Promise<Uint8Array> {
-  return sha256(prefixed(LEAF_PREFIX, data));
+  return leafDigest(data, sha256);
 }
 
 export async function hashChildren(left: Uint8Array, right: Uint8Array, sha256: Sha256 = webCryptoSha256): Promise<Uint8Array> {
-  return sha256(prefixed(NODE_PREFIX, left, right));
+  return nodeDigest(left, right, sha256);
 }
 
 const emptyTreeHash = async (sha256: Sha256): Promise<Uint8Array> => sha256(new Uint8Array(0));
-
-type Digest = ReturnType<Sha256>;
 
 /** Whether a Sha256 answered later (Web Crypto, or any thenable) rather than at once (node:crypto). */
 const later = (digest: Digest): digest is Promise<Uint8Array> => typeof (digest as Partial<PromiseLike<Uint8Array>>).then === 'function';
@@ -61,11 +65,11 @@ async function settled(hashes: readonly Digest[]): Promise<Uint8Array[]> {
  * gives the same tree as pairing neighbours level by level and promoting a level's lone last node
  * unchanged. Each level's hashes run concurrently when the digests are asynchronous (Web Crypto).
  */
-async function levelsAbove(leafHashes: Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
-  const levels = [leafHashes];
+async function levelsAbove(leafHashes: readonly Uint8Array[], sha256: Sha256): Promise<(readonly Uint8Array[])[]> {
+  const levels: (readonly Uint8Array[])[] = [leafHashes];
   for (let level = leafHashes; level.length > 1; ) {
     const pairs: Digest[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(sha256(prefixed(NODE_PREFIX, level[i]!, level[i + 1]!)));
+    for (let i = 0; i + 1 < level.length; i += 2) pairs.push(nodeDigest(level[i]!, level[i + 1]!, sha256));
     const next = await settled(pairs);
     if (level.length % 2 === 1) next.push(level[level.length - 1]!);
     levels.push(next);
@@ -74,8 +78,8 @@ async function levelsAbove(leafHashes: Uint8Array[], sha256: Sha256): Promise<Ui
   return levels;
 }
 
-async function levelsOf(leaves: readonly Uint8Array[], sha256: Sha256): Promise<Uint8Array[][]> {
-  return levelsAbove(await settled(leaves.map((leaf) => sha256(prefixed(LEAF_PREFIX, leaf)))), sha256);
+async function levelsOf(leaves: readonly Uint8Array[], sha256: Sha256): Promise<(readonly Uint8Array[])[]> {
+  return levelsAbove(await settled(leaves.map((leaf) => leafDigest(leaf, sha256))), sha256);
 }
 
 /** MTH(D[n]) of RFC 6962 §2.1 over leaf data of any length. */
@@ -100,11 +104,11 @@ export async function inclusionProofOfData(leaves: readonly Uint8Array[], index:
  */
 export async function rootAndInclusionProofsOfLeafHashes(leafHashes: readonly Uint8Array[], sha256: Sha256 = webCryptoSha256): Promise<{ root: Uint8Array; proofs: Uint8Array[][] }> {
   if (leafHashes.length === 0) return { root: await emptyTreeHash(sha256), proofs: [] };
-  const levels = await levelsAbove([...leafHashes], sha256);
+  const levels = await levelsAbove(leafHashes, sha256);
   return { root: levels[levels.length - 1]![0]!, proofs: leafHashes.map((_, index) => pathIn(levels, index)) };
 }
 
-function pathIn(levels: readonly Uint8Array[][], index: number): Uint8Array[] {
+function pathIn(levels: readonly (readonly Uint8Array[])[], index: number): Uint8Array[] {
   const path: Uint8Array[] = [];
   let position = index;
   for (const level of levels.slice(0, -1)) {
@@ -261,10 +265,10 @@ export class MerkleAccumulator {
 
   /** Adds one leaf; a digest is awaited only when it answers later (Web Crypto), not node:crypto's. */
   async #grow(data: Uint8Array): Promise<void> {
-    const hashed = this.sha256(prefixed(LEAF_PREFIX, data));
+    const hashed = leafDigest(data, this.sha256);
     let node = later(hashed) ? await hashed : hashed;
     for (let carry = this.#size; carry % 2 === 1; carry = Math.floor(carry / 2)) {
-      const merged = this.sha256(prefixed(NODE_PREFIX, this.#subtrees.pop()!, node));
+      const merged = nodeDigest(this.#subtrees.pop()!, node, this.sha256);
       node = later(merged) ? await merged : merged;
     }
     this.#subtrees.push(node);
