@@ -35,6 +35,11 @@ declare module '@fastify/jwt' {
   }
 }
 
+/** Tokens whose signature and claims were checked, kept by fast-jwt (a hash of each token, its claims). */
+const VERIFIED_TOKENS_CACHED = 10_000;
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
 /**
  * Bearer access tokens: HS256 only (the algorithm is pinned both ways), subject = user id, roles,
  * expiry. Each request also checks the account: disabled accounts and tokens issued before the
@@ -47,7 +52,9 @@ export const authentication = fp(
     await app.register(fastifyJwt, {
       secret: options.secret,
       sign: { algorithm: 'HS256' },
-      verify: { algorithms: ['HS256'] },
+      // fast-jwt's cache of verified tokens (LRU, each entry kept no longer than its token's expiry): a
+      // bidder's every request presents the same token, and checking it again cost some 8 µs a request.
+      verify: { algorithms: ['HS256'], cache: VERIFIED_TOKENS_CACHED },
     });
     app.decorateRequest('actor', null);
     const accountAccess = AccountAccessCache.reading(options.db);
@@ -77,11 +84,11 @@ export const authentication = fp(
     });
 
     const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
-      const header = request.headers.authorization;
-      if (!header || !/^Bearer\s+\S+$/i.test(header)) throw new HttpError(401, 'Authentication required', 'UNAUTHENTICATED');
+      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      if (token === undefined) throw new HttpError(401, 'Authentication required', 'UNAUTHENTICATED');
       let claims: AccessClaims;
       try {
-        claims = await request.jwtVerify();
+        claims = app.jwt.verify<AccessClaims>(token);
       } catch {
         throw new HttpError(401, 'Invalid access token', 'INVALID_TOKEN');
       }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ACCESS_TTL_MS } from '../../api/accounts/account-access';
 import { LoginThrottle } from '../../api/accounts/login-throttle';
-import { ACCESS_TOKEN_SECONDS } from '../../api/accounts/sessions';
+import { ACCESS_TOKEN_SECONDS, type AccessClaims } from '../../api/accounts/sessions';
 import { buildApp } from '../../api/app';
 import { API_BACKENDS, startTestApi, type TestApi } from '../support/api';
 
@@ -244,6 +244,30 @@ describe.each(API_BACKENDS)('authentication on %s', (backend) => {
       } finally {
         await app.close();
       }
+    });
+  });
+
+  describe('verified tokens, kept to skip checking them again', () => {
+    const profileWith = (token: string, userId: string) => api.call('GET', `/api/v1/users/${userId}/profile`, { token });
+
+    it('are refused once they expire, though they passed before', async () => {
+      const { user, tokens } = await api.signUp('BUYER');
+      const claims = JSON.parse(Buffer.from(tokens.accessToken.split('.')[1]!, 'base64url').toString()) as AccessClaims;
+      const token = api.app.signAccessToken({ sub: claims.sub, roles: claims.roles, sv: claims.sv }, 1);
+      expect((await profileWith(token, user.id)).status).toBe(200);
+      // JWT expiry counts whole seconds: past the next one, the token is over.
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      expect((await profileWith(token, user.id)).status).toBe(401);
+    });
+
+    it('do not pass for another token: one changed character, or the same claims under another key', async () => {
+      const { user, tokens } = await api.signUp('BUYER');
+      expect((await profileWith(tokens.accessToken, user.id)).status).toBe(200);
+      const [header, payload, signature] = tokens.accessToken.split('.') as [string, string, string];
+      const changed = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'AB' : 'AA'}`;
+      expect((await profileWith(changed, user.id)).status).toBe(401);
+      expect((await api.call('GET', `/api/v1/users/${user.id}/profile`, { headers: { authorization: `bearer ${tokens.accessToken}` } })).status).toBe(200);
+      expect((await api.call('GET', `/api/v1/users/${user.id}/profile`, { headers: { authorization: `Basic ${tokens.accessToken}` } })).status).toBe(401);
     });
   });
 
