@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type DataLoader from 'dataloader';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
+import { nameBasedId, uuidNamespace } from '../../engine/application/name-based-ids';
 import type { IdempotencyKeysTable } from '../accounts/schema';
 import type { Database } from '../database';
 import { HttpError } from '../http/errors';
@@ -19,7 +19,7 @@ export const idempotencyKeyHeaders = z.object({
 });
 
 /** Namespace of command ids derived from (user, Idempotency-Key): a random, fixed UUID. */
-const COMMAND_ID_NAMESPACE = '8d4b0f3e-2c71-4f0a-9b6e-5a1d3c7e9f20';
+const COMMAND_ID_NAMESPACE = uuidNamespace('8d4b0f3e-2c71-4f0a-9b6e-5a1d3c7e9f20');
 /** A claimed key with no answer yet after this long belongs to a request that died: a retry may take it over. */
 const ABANDONED_AFTER_MS = 30_000;
 /** status_code of a claimed key whose request is still running. */
@@ -168,7 +168,7 @@ export function idempotencyKeys(options: {
     /** The command id: derived from the key when there is one, so that a repeat is recognised. */
     commandIdOf(request: FastifyRequest): string {
       const key = keyOf(request);
-      return key === undefined ? randomUUID() : uuidv5(`${request.actor!.userId}:${key}`, COMMAND_ID_NAMESPACE);
+      return key === undefined ? randomUUID() : nameBasedId(`${request.actor!.userId}:${key}`, COMMAND_ID_NAMESPACE);
     },
 
     /**

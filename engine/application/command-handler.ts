@@ -1,12 +1,12 @@
-import { v5 as uuidv5 } from 'uuid';
 import { fold, type Decider } from '../domain/shared/decider';
 import { WrongExpectedRevisionError, type AppendRequest, type AppendResult, type ChainLink, type EventStore, type ExpectedRevision, type NewEvent } from '../eventstore/port';
 import { KeyedQueue } from './keyed-queue';
 import { asEngineEvent, type EngineCommand, type EngineEvent } from './messages';
 import { rememberCommands, StreamCache, type CachedStream } from './stream-cache';
+import { nameBasedId, uuidNamespace } from './name-based-ids';
 
 /** Namespace for event ids derived from command ids (a random, fixed UUID). */
-const EVENT_ID_NAMESPACE = '3f0c6f5e-8a53-4c57-9a43-5f7f4e1c2b9d';
+const EVENT_ID_NAMESPACE = uuidNamespace('3f0c6f5e-8a53-4c57-9a43-5f7f4e1c2b9d');
 
 /** Too many writers raced for one stream; the caller may try again later. */
 export class ConcurrencyConflictError extends Error {
@@ -40,7 +40,7 @@ export async function loadStream<Event, State>(store: EventStore, decider: Fold<
  */
 function toNewEvents(command: EngineCommand, events: readonly EngineEvent[], offset = 0): NewEvent[] {
   return events.map((event, index) => ({
-    id: uuidv5(`${command.metadata.commandId}/${offset + index}`, EVENT_ID_NAMESPACE),
+    id: nameBasedId(`${command.metadata.commandId}/${offset + index}`, EVENT_ID_NAMESPACE),
     type: event.type,
     data: event.data,
     metadata: event.metadata,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { v5 as uuidv5 } from 'uuid';
 import { auctionDecider, auctionStreamId } from '../domain/auction/auction';
 import { afterSaleTermsOf } from '../domain/auction/rules';
 import { evolveListing, initialListingState, listingStreamId, type ListingDetails, type ListingEvent } from '../domain/listing/listing';
@@ -11,9 +10,10 @@ import { notFound, rejected } from '../domain/shared/errors';
 import type { CommandMetadata } from '../domain/shared/messages';
 import type { Cents } from '../domain/shared/money';
 import { appendDecision, loadStream, type CommandHandler, type HandledCommand } from './command-handler';
+import { nameBasedId, uuidNamespace } from './name-based-ids';
 
 /** Namespace for order ids derived from what the order is for (a random, fixed UUID). */
-const ORDER_ID_NAMESPACE = 'b7d5e1f2-3c4a-4e8b-9f6d-2a1c0e9b8d7f';
+const ORDER_ID_NAMESPACE = uuidNamespace('b7d5e1f2-3c4a-4e8b-9f6d-2a1c0e9b8d7f');
 
 /** The flat shipping charge of each category, from configuration. */
 export type ShippingRates = Readonly<Record<ListingDetails['category'], Cents>>;
@@ -22,12 +22,12 @@ const listingFold = { initialState: initialListingState, evolve: evolveListing }
 
 /** The order an auction's sale makes: one id per auction, so however often it is placed, it is one order. */
 export function orderIdForSale(auctionId: string): string {
-  return uuidv5(`sale:${auctionId}`, ORDER_ID_NAMESPACE);
+  return nameBasedId(`sale:${auctionId}`, ORDER_ID_NAMESPACE);
 }
 
 /** The order a runner-up's accepted offer makes: one per offer. */
 export function orderIdForOffer(offerId: string): string {
-  return uuidv5(`second-chance:${offerId}`, ORDER_ID_NAMESPACE);
+  return nameBasedId(`second-chance:${offerId}`, ORDER_ID_NAMESPACE);
 }
 
 /** Crockford's base 32: no I, L, O or U to misread. */
