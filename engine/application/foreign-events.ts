@@ -22,7 +22,7 @@ export class ForeignEventFilter {
 
   /** Whether `event` is the product's; the first that is not is logged. */
   admits(event: Seen): boolean {
-    if (isProductEvent(event)) return true;
+    if (isProductEventOnce(event)) return true;
     if (!this.#warned) {
       this.#warned = true;
       this.log?.warn(
@@ -34,4 +34,25 @@ export class ForeignEventFilter {
   }
 }
 
-type Seen = Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'data' | 'metadata'>;
+type Seen = Pick<RecordedEvent, 'id' | 'streamId' | 'revision' | 'type' | 'data' | 'metadata'>;
+
+/** How many events' verdicts the process keeps: far more than its consumers read between them. */
+const VERDICTS_KEPT = 4_096;
+
+/**
+ * isProductEvent's verdict on each event the process's consumers read lately, by its place in the
+ * log and its id (one record each). The read models, the notifier and the live hub all read every
+ * event just appended: its data and metadata are parsed against their schemas once, not by each.
+ */
+const verdicts = new Map<string, boolean>();
+
+function isProductEventOnce(event: Seen): boolean {
+  const record = `${event.streamId}\u0000${event.revision}\u0000${event.id}`;
+  let verdict = verdicts.get(record);
+  if (verdict === undefined) {
+    verdict = isProductEvent(event);
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+    verdicts.set(record, verdict);
+  }
+  return verdict;
+}
