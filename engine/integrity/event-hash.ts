@@ -99,3 +99,8 @@ export function leafHashOfText(text: string): Uint8Array {
 export function sha256Hex(text: string): Hash {
   return digestOf('sha256', text, 'hex');
 }
+
+/** Bytes as lowercase hex in one native call (merkle.ts's hexOf, for the browser, writes 32 pairs of digits). */
+export function hexOfBytes(bytes: Uint8Array): Hash {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}

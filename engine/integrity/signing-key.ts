@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { canonicalBytes, jcs } from '../domain/integrity/canonical';
-import { rootAndInclusionProofsOfLeafHashes, hexOf } from '../domain/integrity/merkle';
+import { rootAndInclusionProofsOfLeafHashes } from '../domain/integrity/merkle';
 import { batchRootStatement, keyIdOf, signedPart, type BatchSigned, type Signed } from '../domain/integrity/signatures';
-import { leafHashOfText, sha256Bytes } from './event-hash';
+import { hexOfBytes, leafHashOfText, sha256Bytes } from './event-hash';
 
 /**
  * The Ed25519 key this process signs with (node:crypto). Its public half is published in the log
@@ -42,8 +42,9 @@ export class SigningKey {
   async sign<T extends object>(statement: T): Promise<T & Signed> {
     const named = { ...statement, keyId: this.keyId };
     const bytes = canonicalBytes(signedPart({ ...named, signature: '' }));
-    const signature = sign(null, bytes, this.privateKey).toString('base64url');
-    return { ...named, signature };
+    // With a callback, node:crypto signs on libuv's thread pool: the event loop answers other bids meanwhile.
+    const signature = await new Promise<Buffer>((resolve, reject) => sign(null, bytes, this.privateKey, (error, signed) => (error ? reject(error) : resolve(signed))));
+    return { ...named, signature: signature.toString('base64url') };
   }
 
   /**
@@ -53,7 +54,7 @@ export class SigningKey {
   async signBatch<T extends object>(statements: readonly T[]): Promise<Array<T & BatchSigned>> {
     const named = statements.map((statement) => ({ ...statement, keyId: this.keyId }));
     const { root, proofs } = await rootAndInclusionProofsOfLeafHashes(named.map((statement) => leafHashOfText(jcs(statement))), sha256Bytes);
-    const { signature } = await this.sign(batchRootStatement(this.keyId, named.length, hexOf(root)));
-    return named.map((statement, index) => ({ ...statement, batch: { size: named.length, index, auditPath: proofs[index]!.map(hexOf) }, signature }));
+    const { signature } = await this.sign(batchRootStatement(this.keyId, named.length, hexOfBytes(root)));
+    return named.map((statement, index) => ({ ...statement, batch: { size: named.length, index, auditPath: proofs[index]!.map(hexOfBytes) }, signature }));
   }
 }

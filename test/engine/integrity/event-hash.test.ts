@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jcs } from '../../../engine/domain/integrity/canonical';
-import { hashLeaf } from '../../../engine/domain/integrity/merkle';
-import { canonicalEvent, chainHashes, eventHash, leafHashOfText } from '../../../engine/integrity/event-hash';
+import { hashLeaf, hexOf } from '../../../engine/domain/integrity/merkle';
+import { canonicalEvent, chainHashes, eventHash, hexOfBytes, leafHashOfText, sha256Bytes } from '../../../engine/integrity/event-hash';
 
 const sent = () => ({ id: 'E5D1C0B2-0000-4000-8000-000000000001', type: 'BidPlaced', data: { b: 2, a: 'é 🏈' }, metadata: { actorId: 'u' } });
 
@@ -45,5 +45,16 @@ describe('the leaf hash of a text', () => {
     for (const text of ['', '{"a":1}', 'é 🏈 \u0000 end']) {
       expect(Buffer.from(leafHashOfText(text)).toString('hex')).toBe(Buffer.from(await hashLeaf(new TextEncoder().encode(text))).toString('hex'));
     }
+  });
+});
+
+describe('hex of bytes', () => {
+  it("is merkle.ts's hexOf, for a digest and for a view into a larger buffer", () => {
+    const digest = sha256Bytes(new TextEncoder().encode('bid'));
+    expect(hexOfBytes(digest)).toBe(hexOf(digest));
+    const larger = new Uint8Array(64).map((_, index) => index * 7);
+    const view = larger.subarray(5, 37);
+    expect(hexOfBytes(view)).toBe(hexOf(view));
+    expect(hexOfBytes(new Uint8Array(0))).toBe('');
   });
 });
