@@ -42,9 +42,9 @@ export class SigningKey {
   async sign<T extends object>(statement: T): Promise<T & Signed> {
     const named = { ...statement, keyId: this.keyId };
     const bytes = canonicalBytes(signedPart({ ...named, signature: '' }));
-    // With a callback, node:crypto signs on libuv's thread pool: the event loop answers other bids meanwhile.
-    const signature = await new Promise<Buffer>((resolve, reject) => sign(null, bytes, this.privateKey, (error, signed) => (error ? reject(error) : resolve(signed))));
-    return { ...named, signature: signature.toString('base64url') };
+    // Synchronous on purpose: node:crypto's sign with a callback (libuv's thread pool) cost 69 µs of CPU an Ed25519 signature, against 26.
+    const signature = sign(null, bytes, this.privateKey).toString('base64url');
+    return { ...named, signature };
   }
 
   /**
