@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireNfcUid } from '../../engine/domain';
 import type { AppDependencies } from '../dependencies';
+import { bearerTokenOf } from '../http/authentication';
 import { HttpError } from '../http/errors';
 import { chainOfCustodySchema } from '../contracts/custody';
 import { chainOfCustody } from './history';
@@ -27,7 +28,7 @@ export const custodyRoutes: FastifyPluginAsyncZod<{ deps: AppDependencies }> = a
     },
     async (request, reply) => {
       // Signed in, the buyer sees their own order's private steps; a missing or stale token is just anonymous.
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const bearer = bearerTokenOf(request.headers.authorization);
       const viewer = bearer ? await app.verifyAccessToken(bearer) : null;
       // An answer that may hold one person's details is never kept by a shared cache.
       void reply.header('vary', 'Authorization');

@@ -31,14 +31,19 @@ declare module 'fastify' {
 declare module '@fastify/jwt' {
   interface FastifyJWT {
     payload: AccessClaims;
-    user: AccessClaims & { iat: number; exp: number };
   }
 }
 
 /** Tokens whose signature and claims were checked, kept by fast-jwt (a hash of each token, its claims). */
 const VERIFIED_TOKENS_CACHED = 10_000;
 
-const BEARER = /^Bearer\s+(\S+)$/i;
+/** RFC 6750's credentials: the scheme in any case, one or more spaces, the token. */
+const BEARER = /^Bearer +(\S+)$/i;
+
+/** The bearer token an Authorization header presents, if it presents one. */
+export function bearerTokenOf(authorization: string | undefined): string | undefined {
+  return BEARER.exec(authorization ?? '')?.[1];
+}
 
 /**
  * Bearer access tokens: HS256 only (the algorithm is pinned both ways), subject = user id, roles,
@@ -84,7 +89,7 @@ export const authentication = fp(
     });
 
     const authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
-      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      const token = bearerTokenOf(request.headers.authorization);
       if (token === undefined) throw new HttpError(401, 'Authentication required', 'UNAUTHENTICATED');
       let claims: AccessClaims;
       try {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ACCESS_TTL_MS } from '../../api/accounts/account-access';
 import { LoginThrottle } from '../../api/accounts/login-throttle';
@@ -248,26 +248,44 @@ describe.each(API_BACKENDS)('authentication on %s', (backend) => {
   });
 
   describe('verified tokens, kept to skip checking them again', () => {
-    const profileWith = (token: string, userId: string) => api.call('GET', `/api/v1/users/${userId}/profile`, { token });
+    const profileWith = (token: string, userId: string, scheme = 'Bearer') =>
+      api.call('GET', `/api/v1/users/${userId}/profile`, { headers: { authorization: `${scheme} ${token}` } });
+    const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as AccessClaims & { exp: number };
+    /** A token of our own making: these claims, signed with HMAC under `secret` as `alg` says. */
+    const forge = (alg: 'HS256' | 'HS512', claims: object, secret: string) => {
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const signed = `${part({ alg, typ: 'JWT' })}.${part(claims)}`;
+      return `${signed}.${createHmac(alg === 'HS256' ? 'sha256' : 'sha512', secret).update(signed).digest('base64url')}`;
+    };
 
     it('are refused once they expire, though they passed before', async () => {
       const { user, tokens } = await api.signUp('BUYER');
-      const claims = JSON.parse(Buffer.from(tokens.accessToken.split('.')[1]!, 'base64url').toString()) as AccessClaims;
-      const token = api.app.signAccessToken({ sub: claims.sub, roles: claims.roles, sv: claims.sv }, 1);
+      const { sub, roles, sv } = claimsOf(tokens.accessToken);
+      // Signed just after a second begins: JWT expiry counts whole seconds, so the token lives a whole one.
+      await new Promise((resolve) => setTimeout(resolve, 1_020 - (Date.now() % 1_000)));
+      const token = api.app.signAccessToken({ sub, roles, sv }, 1);
       expect((await profileWith(token, user.id)).status).toBe(200);
-      // JWT expiry counts whole seconds: past the next one, the token is over.
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await new Promise((resolve) => setTimeout(resolve, claimsOf(token).exp * 1_000 - Date.now() + 100));
       expect((await profileWith(token, user.id)).status).toBe(401);
     });
 
-    it('do not pass for another token: one changed character, or the same claims under another key', async () => {
+    it('do not pass for another token: a changed signature, the same claims under another key or another algorithm', async () => {
       const { user, tokens } = await api.signUp('BUYER');
       expect((await profileWith(tokens.accessToken, user.id)).status).toBe(200);
       const [header, payload, signature] = tokens.accessToken.split('.') as [string, string, string];
-      const changed = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'AB' : 'AA'}`;
+      // The first character: all six of its bits are in the signature's bytes (the last one's low bits are not).
+      const changed = `${header}.${payload}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
       expect((await profileWith(changed, user.id)).status).toBe(401);
-      expect((await api.call('GET', `/api/v1/users/${user.id}/profile`, { headers: { authorization: `bearer ${tokens.accessToken}` } })).status).toBe(200);
-      expect((await api.call('GET', `/api/v1/users/${user.id}/profile`, { headers: { authorization: `Basic ${tokens.accessToken}` } })).status).toBe(401);
+      const claims = claimsOf(tokens.accessToken);
+      expect((await profileWith(forge('HS256', claims, 'another secret'), user.id)).status).toBe(401);
+      expect((await profileWith(forge('HS512', claims, api.deps.jwtSecret), user.id)).status).toBe(401);
+      expect((await profileWith(forge('HS256', claims, api.deps.jwtSecret), user.id)).status).toBe(200);
+    });
+
+    it('are read from "Bearer", in any case, and one or more spaces; no other scheme', async () => {
+      const { user, tokens } = await api.signUp('BUYER');
+      for (const scheme of ['Bearer', 'bearer', 'BEARER', 'Bearer  ']) expect((await profileWith(tokens.accessToken, user.id, scheme)).status, scheme).toBe(200);
+      for (const scheme of ['Basic', 'Bearer\t', 'Bearerx', '']) expect((await profileWith(tokens.accessToken, user.id, scheme)).status, scheme).toBe(401);
     });
   });
 
