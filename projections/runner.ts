@@ -71,7 +71,7 @@ export class ProjectionRunner {
     this.#log = options.log ?? consoleLogger;
     this.#observer = options.observer;
     this.#batchSize = options.batchSize;
-    this.#foreign = new ForeignEventFilter('the projections', this.#log);
+    this.#foreign = new ForeignEventFilter('the projections', this.#log, store);
     this.#checkpoints = (options.checkpointTable ?? 'projection_checkpoints') as 'projection_checkpoints';
     this.#startAtEnd = options.startAtEnd ?? false;
     this.#batchIntervalMs = options.batchIntervalMs ?? 0;

@@ -125,7 +125,7 @@ export class LiveHub {
   constructor(store: EventStore, options: LiveHubOptions = {}, log: Logger = consoleLogger) {
     this.#store = store;
     this.#log = log;
-    this.#foreign = new ForeignEventFilter('the live hub', log);
+    this.#foreign = new ForeignEventFilter('the live hub', log, store);
     this.#maxConnections = options.maxConnections ?? 10_000;
     this.#maxSubscriptions = options.maxSubscriptionsPerSocket ?? 50;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;

@@ -21,13 +21,14 @@ describe('the filter of foreign events', () => {
   it("keeps the product's events and drops another writer's, each consumer alike", () => {
     const ours = opened();
     const theirs = { ...opened(), type: 'InventoryCounted' };
-    for (const consumer of [new ForeignEventFilter('projections', undefined), new ForeignEventFilter('live hub', undefined)]) {
+    const log = {};
+    for (const consumer of [new ForeignEventFilter('projections', undefined, log), new ForeignEventFilter('live hub', undefined, log)]) {
       expect(consumer.keep([ours, theirs])).toEqual([ours]);
     }
   });
 
   it('judges each record of the log on its own, even under an id another record has (another stream, another revision)', () => {
-    const filter = new ForeignEventFilter('projections', undefined);
+    const filter = new ForeignEventFilter('projections', undefined, {});
     const ours = opened();
     expect(filter.admits(ours)).toBe(true);
     // Another writer reusing the id, somewhere else in the log, with data the engine never wrote.
@@ -37,9 +38,16 @@ describe('the filter of foreign events', () => {
   });
 
   it('judges rightly past the verdicts it keeps', () => {
-    const filter = new ForeignEventFilter('projections', undefined);
+    const filter = new ForeignEventFilter('projections', undefined, {});
     const events = Array.from({ length: 10_000 }, (_, index) => (index % 3 === 0 ? { ...opened(), type: 'InventoryCounted' } : opened()));
     expect(filter.keep(events)).toEqual(events.filter((_, index) => index % 3 !== 0));
     expect(filter.keep(events.slice(0, 100))).toEqual(events.slice(0, 100).filter((_, index) => index % 3 !== 0));
+  });
+
+  it('keeps the verdicts of one log to that log: another store may hold another record at the same place', () => {
+    const ours = opened();
+    const other = { ...ours, data: { auctionId: 'x' } };
+    expect(new ForeignEventFilter('projections', undefined, { log: 1 }).admits(ours)).toBe(true);
+    expect(new ForeignEventFilter('projections', undefined, { log: 2 }).admits(other)).toBe(false);
   });
 });
