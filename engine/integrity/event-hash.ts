@@ -101,6 +101,6 @@ export function sha256Hex(text: string): Hash {
 }
 
 /** Bytes as lowercase hex in one native call (merkle.ts's hexOf, for the browser, writes 32 pairs of digits). */
-export function hexOfBytes(bytes: Uint8Array): Hash {
+export function hexOfBytes(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }

@@ -10,7 +10,7 @@ describe('name-based ids', () => {
     expect(nameBasedId('www.example.com', uuidNamespace(DNS))).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
   });
 
-  it("property: are uuid's v5 of the same name and namespace, for any name (unicode, astral, empty)", () => {
+  it("property: are uuid's v5 of the same name and namespace, for any well-formed name (unicode, astral, empty)", () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.uuid(), (name, namespace) => {
         expect(nameBasedId(name, uuidNamespace(namespace))).toBe(v5(name, namespace));

@@ -197,7 +197,7 @@ export function bytesOf(hex: Hex): Uint8Array {
   return bytes;
 }
 
-/** Each byte's two hex digits: a server turns every node of its batch trees into text. */
+/** Each byte's two hex digits: checkpoints' roots and proofs' paths turn into text (a server's batch trees use node:crypto's hex). */
 const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 export function hexOf(bytes: Uint8Array): Hex {
