@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { sha256Bytes } from '../../../engine/integrity/event-hash';
 import {
   MerkleAccumulator,
   hashLeaf,
@@ -296,6 +297,18 @@ describe('MerkleAccumulator', () => {
     expect(await accumulator.root()).toBe(await merkleRoot(leaves));
     await expect(accumulator.appendAll([leaves[0]!, 'not a hash'])).rejects.toThrow(TypeError);
     expect(accumulator.size).toBe(77);
+  });
+
+  it("gives the same roots and paths with the server's digest (slices of shared blocks, in and out) as with Web Crypto, over many blocks", async () => {
+    const leaves = eventHashes(13, 3_000);
+    const accumulator = new MerkleAccumulator(sha256Bytes);
+    for (let at = 0; at < leaves.length; at += 700) await accumulator.appendAll(leaves.slice(at, at + 700));
+    expect(await accumulator.root()).toBe(await merkleRoot(leaves));
+    const leafHashes = leaves.slice(0, 1_000).map((leaf) => sha256Bytes(Uint8Array.from([0, ...bytes(leaf)])));
+    const server = await rootAndInclusionProofsOfLeafHashes(leafHashes, sha256Bytes);
+    const web = await rootAndInclusionProofsOfLeafHashes(leafHashes);
+    expect(hex(server.root)).toBe(hex(web.root));
+    expect(server.proofs.map((proof) => proof.map(hex))).toEqual(web.proofs.map((proof) => proof.map(hex)));
   });
 
   it('keeps overlapping appends of every kind in call order, a root asked for between them included', async () => {
