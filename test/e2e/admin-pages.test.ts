@@ -2,10 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsAnswer } from '../../api/contracts/admin/analytics';
 import type { Auction } from '../../api/contracts/auctions';
 import type { Listing } from '../../api/contracts/listings';
+import type { AdminOrdersPage } from '../../api/contracts/orders';
 import { publishListings } from './admin-api';
 import { DESKTOP, expectAccessible, launchBrowser, newContext, PHONE, productCall, screenshot, signInAsAdmin } from './browser';
 
@@ -55,7 +56,7 @@ describe('admin analytics and bulk import in the browser', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     workDir = await mkdtemp(join(tmpdir(), 'provenance-bulk-import-'));
-    // A lot sold today through buy-now, so that revenue and items sold are not all zero.
+    // A lot sold and paid for today, so that revenue and items sold are not all zero whatever else ran.
     soldTitle = `Analytics test jersey ${Date.now().toString(36)}`;
     const published = await publishListings(1, () => soldTitle, { buyNowPrice: 250 });
     adminToken = published.token;
@@ -65,7 +66,18 @@ describe('admin analytics and bulk import in the browser', () => {
     });
     const auction = await productCall<Auction>(`/api/public/listings/${listing.slug}/auction`);
     await productCall('/api/bids/buy-now', { body: { auctionId: auction.auctionId }, token: accessToken });
-  }, 60_000);
+    // Items sold count orders paid in full: once the sale has placed its order, the admin records its payment.
+    const order = await vi.waitFor(
+      async () => {
+        const { content } = await productCall<AdminOrdersPage>(`/api/admin/orders?${new URLSearchParams({ search: soldTitle, size: '10' })}`, { token: adminToken });
+        const placed = content.find((candidate) => candidate.listingId === published.ids[0]);
+        if (!placed) throw new Error(`No order yet for ${soldTitle}`);
+        return placed;
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    await productCall(`/api/admin/orders/${order.id}/payments`, { body: { amount: order.balance, reference: `ANALYTICS-${Date.now().toString(36)}` }, token: adminToken });
+  }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
