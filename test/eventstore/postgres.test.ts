@@ -287,3 +287,56 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
     });
   });
 });
+
+/**
+ * A subscriber polling a log with nothing new: its one statement also asks whether committed
+ * events wait behind an open transaction. On a table PostgreSQL has not analyzed (PGlite never
+ * does on its own; a young database growing fast), that question must still walk the log-order
+ * index, not scan the whole log on every poll.
+ */
+describe.each([
+  ['PGlite', async () => ({ sql: (await PGliteClient.open()) as SqlClient, drop: async () => undefined })],
+  ...(TEST_DATABASE_URL
+    ? ([['PostgreSQL', async () => {
+        const schema = await createTestSchema(TEST_DATABASE_URL!);
+        return { sql: schema.client() as SqlClient, drop: () => schema.drop() };
+      }]] as const)
+    : []),
+] as const)('polling a log with nothing new, on %s', (_, openDatabase) => {
+  it('reads the log-order index only, on a table never analyzed', async () => {
+    const { sql, drop } = await openDatabase();
+    const statements: { text: string; params: unknown[] }[] = [];
+    const recording: SqlClient = {
+      query: <Row>(text: string, params?: unknown[], options?: QueryOptions) => {
+        statements.push({ text, params: params ?? [] });
+        return sql.query<Row>(text, params, options);
+      },
+      transaction: (work) => sql.transaction(work),
+      listen: (channel, onNotify) => sql.listen(channel, onNotify),
+      close: async () => undefined,
+    };
+    try {
+      const store = await PostgresEventStore.open(recording);
+      await sql.query('ALTER TABLE events SET (autovacuum_enabled = false)');
+      for (let batch = 0; batch < 10; batch++) {
+        const events = Array.from({ length: 500 }, (_, n): NewEvent => ({ id: randomUUID(), type: 'BidPlaced', data: { amount: batch * 500 + n }, metadata: {} }));
+        await store.appendToStream(`polled-${batch % 3}`, events, { expectedRevision: 'any' });
+      }
+      const { rows: analyzed } = await sql.query<{ stats: number }>(`SELECT count(*)::int AS stats FROM pg_statistic WHERE starelid = 'events'::regclass`);
+      expect(analyzed[0]!.stats).toBe(0);
+      const [last] = (await store.readAll({ maxCount: 5_000 })).slice(-1);
+
+      statements.length = 0;
+      expect(await store.readAll({ after: last!.position, maxCount: 500 })).toEqual([]);
+      const [poll] = statements;
+      const { rows } = await sql.query<Record<string, string>>(`EXPLAIN ${poll!.text}`, poll!.params);
+      const plan = rows.map((row) => Object.values(row)[0]).join('\n');
+      expect(plan).toMatch(/Index (Only )?Scan using events_log_order/);
+      expect(plan).not.toMatch(/Seq Scan/);
+      await store.close();
+    } finally {
+      await sql.close();
+      await drop();
+    }
+  });
+});

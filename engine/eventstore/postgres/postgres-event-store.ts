@@ -276,7 +276,11 @@ export class PostgresEventStore implements EventStore {
     const afterClause = after === undefined ? 'TRUE' : '(transaction_id, global_position) > ($1::text::xid8, $2::bigint)';
     const afterParams = after === undefined ? [] : [String(after.commit), String(after.prepare)];
     // One round trip: the settled page, or, when it is empty, one row saying whether committed
-    // events wait behind an open transaction (held_back; then look again soon).
+    // events wait behind an open transaction (held_back; then look again soon). held_back asks for
+    // the first such event in log order rather than EXISTS: PostgreSQL drops an EXISTS subquery's
+    // ORDER BY and LIMIT, and on a table not analyzed yet (a young log growing fast) it then
+    // guesses that a third of the log matches and scans the whole table to find none (1.2 ms at
+    // 25,000 events, against 0.02 ms down the log-order index).
     const { rows } = await this.#sql.query<EventRow & { held_back: boolean | null }>(
       `WITH page AS (
          SELECT ${EVENT_COLUMNS}, transaction_id, global_position FROM events
@@ -285,7 +289,7 @@ export class PostgresEventStore implements EventStore {
          LIMIT $${afterParams.length + 1})
        SELECT *, NULL::boolean AS held_back FROM page
        UNION ALL
-       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, EXISTS (SELECT 1 FROM events WHERE ${afterClause})
+       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, (SELECT true FROM events WHERE ${afterClause} ORDER BY transaction_id, global_position LIMIT 1) IS NOT NULL
        WHERE NOT EXISTS (SELECT 1 FROM page)
        ORDER BY transaction_id, global_position`,
       [...afterParams, maxCount],
