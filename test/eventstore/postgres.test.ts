@@ -88,12 +88,8 @@ describe('appending on Postgres', () => {
   });
 });
 
-/**
- * A store created before events were hashed: the same events, appended by today's store, then the
- * hash columns dropped as they were missing then. Opening the store again must hash them exactly as
- * the appends did, make a hash required, and leave the table append-only.
- */
-describe.each([
+/** An empty database of each kind the store runs on: PGlite, and the PostgreSQL server when one is given. */
+const EMPTY_DATABASES = [
   ['PGlite', async () => ({ sql: (await PGliteClient.open()) as SqlClient, drop: async () => undefined })],
   ...(TEST_DATABASE_URL
     ? ([['PostgreSQL', async () => {
@@ -101,7 +97,14 @@ describe.each([
         return { sql: schema.client() as SqlClient, drop: () => schema.drop() };
       }]] as const)
     : []),
-] as const)('hashing the events of a store created before events were hashed, on %s', (_, openDatabase) => {
+] as const;
+
+/**
+ * A store created before events were hashed: the same events, appended by today's store, then the
+ * hash columns dropped as they were missing then. Opening the store again must hash them exactly as
+ * the appends did, make a hash required, and leave the table append-only.
+ */
+describe.each(EMPTY_DATABASES)('hashing the events of a store created before events were hashed, on %s', (_, openDatabase) => {
   it('hashes each stream in revision order, once, as appends would have, then requires a hash', async () => {
     const { sql, drop } = await openDatabase();
     try {
@@ -294,15 +297,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL server', () => {
  * does on its own; a young database growing fast), that question must still walk the log-order
  * index, not scan the whole log on every poll.
  */
-describe.each([
-  ['PGlite', async () => ({ sql: (await PGliteClient.open()) as SqlClient, drop: async () => undefined })],
-  ...(TEST_DATABASE_URL
-    ? ([['PostgreSQL', async () => {
-        const schema = await createTestSchema(TEST_DATABASE_URL!);
-        return { sql: schema.client() as SqlClient, drop: () => schema.drop() };
-      }]] as const)
-    : []),
-] as const)('polling a log with nothing new, on %s', (_, openDatabase) => {
+describe.each(EMPTY_DATABASES)('polling a log with nothing new, on %s', (_, openDatabase) => {
   it('reads the log-order index only, on a table never analyzed', async () => {
     const { sql, drop } = await openDatabase();
     const statements: { text: string; params: unknown[] }[] = [];
