@@ -166,57 +166,89 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
   }
   try {
     execFileSync('git', ['apply', LATER_SPEED_UPS], { cwd: before.folder, stdio: ['ignore', 'ignore', 'pipe'] });
-    const raceIn = (repository: string | undefined) => withDeployment(options, 1, (deployment) => deployment.race(options.seconds), repository ? { repository } : {});
-    const withHistory: RaceResult[] = [];
-    const without: RaceResult[] = [];
-    for (let trial = 1; trial <= options.trials; trial++) {
-      // Each goes first in every other trial: whatever a race leaves behind for the next one on this
-      // machine (dirty pages being written out, a dropped database's files) falls on both alike.
-      if (trial % 2 === 1) {
-        without.push(await raceIn(before.folder));
-        withHistory.push(await raceIn(undefined));
-      } else {
-        withHistory.push(await raceIn(undefined));
-        without.push(await raceIn(before.folder));
-      }
-      const cpu = (race: RaceResult) => `server ${race.serverCpuCores[0]}, database ${race.databaseCpuCores}, client ${race.clientCpuCores} cores; refused ${Math.round(race.refusedShare * 100)}%`;
-      options.log(
-        `verifiable history, trial ${trial}: ${withHistory.at(-1)!.acceptedPerSecond} accepted bids/s hashed and signed (${cpu(withHistory.at(-1)!)}) ` +
-          `vs ${without.at(-1)!.acceptedPerSecond} before (${cpu(without.at(-1)!)})`,
-      );
-    }
-    const msPerBid = (cores: number, race: RaceResult) => round((cores / race.acceptedPerSecond) * 1000, 3);
-    const baselineName = `the same product before verifiable history (${BEFORE_VERIFIABLE_HISTORY} with the bid path's later speed-ups), same database server`;
-    return [
-      {
-        name: `accepted bids/s on ONE auction, ${BIDDERS} bidders, every event hashed and chained, every receipt signed, checkpoints signed`,
-        unit: 'bids/s',
-        baselineName,
-        higherIsBetter: true,
-        // At most 10% more costly: no less than 1 / 1.1 of the bids per second.
-        goalRatio: round(1 / 1.1, 3),
-        trials: withHistory.map((race, index) => ({ value: race.acceptedPerSecond, baseline: without[index]!.acceptedPerSecond })),
-        details: { hashedAndSigned: raceDetails(withHistory), before: raceDetails(without) },
-      },
-      {
-        name: 'server CPU per accepted bid on that hot auction, hashed and signed',
-        unit: 'ms',
-        baselineName,
-        higherIsBetter: false,
-        goalRatio: round(1 / 1.1, 3),
-        trials: withHistory.map((race, index) => ({ value: msPerBid(race.serverCpuCores[0]!, race), baseline: msPerBid(without[index]!.serverCpuCores[0]!, without[index]!) })),
-        details: {
-          serverCpuCores: withHistory.map((race) => race.serverCpuCores[0]),
-          serverCpuCoresBefore: without.map((race) => race.serverCpuCores[0]),
-          databaseCpuMsPerBid: withHistory.map((race) => msPerBid(race.databaseCpuCores, race)),
-          databaseCpuMsPerBidBefore: without.map((race) => msPerBid(race.databaseCpuCores, race)),
-        },
-      },
-    ];
+    const races = await racesAgainst(options, before.folder, 'verifiable history', ['hashed and signed', 'before']);
+    return costFigures(races, {
+      bidsPerSecond: `accepted bids/s on ONE auction, ${BIDDERS} bidders, every event hashed and chained, every receipt signed, checkpoints signed`,
+      cpuPerBid: 'server CPU per accepted bid on that hot auction, hashed and signed',
+      baselineName: `the same product before verifiable history (${BEFORE_VERIFIABLE_HISTORY} with the bid path's later speed-ups), same database server`,
+      // At most 10% more costly: no less than 1 / 1.1 of the bids per second, no more than 1.1 times the CPU a bid.
+      goalRatio: round(1 / 1.1, 3),
+      details: ['hashedAndSigned', 'before'],
+    });
   } finally {
     await before.remove();
   }
 }
+
+/** The same races of this checkout and of another, trial by trial. */
+export interface PairedRaces {
+  readonly here: readonly RaceResult[];
+  readonly there: readonly RaceResult[];
+}
+
+/**
+ * The hot auction raced by this checkout (its working tree as it is) and by the product in
+ * `folder`, once each a trial, each in a fresh deployment on the same database server, each first
+ * in every other trial: whatever a race leaves behind for the next one on this machine (dirty pages
+ * being written out, a dropped database's files) falls on both alike. `names` label the two in the
+ * log lines.
+ */
+export async function racesAgainst(options: ServerBenchOptions, folder: string, label: string, names: readonly [string, string]): Promise<PairedRaces> {
+  const raceIn = (repository: string | undefined) => withDeployment(options, 1, (deployment) => deployment.race(options.seconds), repository ? { repository } : {});
+  const here: RaceResult[] = [];
+  const there: RaceResult[] = [];
+  for (let trial = 1; trial <= options.trials; trial++) {
+    if (trial % 2 === 1) {
+      there.push(await raceIn(folder));
+      here.push(await raceIn(undefined));
+    } else {
+      here.push(await raceIn(undefined));
+      there.push(await raceIn(folder));
+    }
+    const cpu = (race: RaceResult) => `server ${race.serverCpuCores[0]}, database ${race.databaseCpuCores}, client ${race.clientCpuCores} cores; refused ${Math.round(race.refusedShare * 100)}%`;
+    options.log(
+      `${label}, trial ${trial}: ${here.at(-1)!.acceptedPerSecond} accepted bids/s ${names[0]} (${cpu(here.at(-1)!)}) ` +
+        `vs ${there.at(-1)!.acceptedPerSecond} ${names[1]} (${cpu(there.at(-1)!)})`,
+    );
+  }
+  return { here, there };
+}
+
+/** What paired races say of a change's cost: accepted bids/s, and the server's CPU a bid, against the other checkout's. */
+export function costFigures(
+  { here, there }: PairedRaces,
+  about: { bidsPerSecond: string; cpuPerBid: string; baselineName: string; goalRatio: number | null; details: readonly [string, string] },
+): Figure[] {
+  const msPerBid = (cores: number, race: RaceResult) => round((cores / race.acceptedPerSecond) * 1000, 3);
+  const [hereName, thereName] = about.details;
+  return [
+    {
+      name: about.bidsPerSecond,
+      unit: 'bids/s',
+      baselineName: about.baselineName,
+      higherIsBetter: true,
+      goalRatio: about.goalRatio,
+      trials: here.map((race, index) => ({ value: race.acceptedPerSecond, baseline: there[index]!.acceptedPerSecond })),
+      details: { [hereName]: raceDetails(here), [thereName]: raceDetails(there) },
+    },
+    {
+      name: about.cpuPerBid,
+      unit: 'ms',
+      baselineName: about.baselineName,
+      higherIsBetter: false,
+      goalRatio: about.goalRatio,
+      trials: here.map((race, index) => ({ value: msPerBid(race.serverCpuCores[0]!, race), baseline: msPerBid(there[index]!.serverCpuCores[0]!, there[index]!) })),
+      details: {
+        serverCpuCores: here.map((race) => race.serverCpuCores[0]),
+        [`serverCpuCores${capitalized(thereName)}`]: there.map((race) => race.serverCpuCores[0]),
+        databaseCpuMsPerBid: here.map((race) => msPerBid(race.databaseCpuCores, race)),
+        [`databaseCpuMsPerBid${capitalized(thereName)}`]: there.map((race) => msPerBid(race.databaseCpuCores, race)),
+      },
+    },
+  ];
+}
+
+const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
 /** Per trial: what a race's throughput figure hides (refusals, answer times, where the CPU went). */
 function raceDetails(races: readonly RaceResult[]): Record<string, unknown> {
