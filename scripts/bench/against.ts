@@ -38,7 +38,7 @@ runCli(async () => {
     const options = benchOptionsFromEnv();
     const races = await racesAgainst(options, other.folder, `against ${commit}`, ['this checkout', commit]);
     const figures = costFigures(races, {
-      bidsPerSecond: 'accepted bids/s on ONE auction, 32 bidders, this checkout',
+      bidsPerSecond: 'accepted bids/s on ONE auction (the hot auction), this checkout',
       cpuPerBid: 'server CPU per accepted bid on that hot auction, this checkout',
       baselineName: `commit ${commit}, same database server`,
       goalRatio: null,
