@@ -219,7 +219,6 @@ export function costFigures(
   { here, there }: PairedRaces,
   about: { bidsPerSecond: string; cpuPerBid: string; baselineName: string; goalRatio: number | null; details: readonly [string, string] },
 ): Figure[] {
-  const msPerBid = (cores: number, race: RaceResult) => round((cores / race.acceptedPerSecond) * 1000, 3);
   const [hereName, thereName] = about.details;
   return [
     {
@@ -238,17 +237,17 @@ export function costFigures(
       higherIsBetter: false,
       goalRatio: about.goalRatio,
       trials: here.map((race, index) => ({ value: msPerBid(race.serverCpuCores[0]!, race), baseline: msPerBid(there[index]!.serverCpuCores[0]!, there[index]!) })),
-      details: {
-        serverCpuCores: here.map((race) => race.serverCpuCores[0]),
-        [`serverCpuCores${capitalized(thereName)}`]: there.map((race) => race.serverCpuCores[0]),
-        databaseCpuMsPerBid: here.map((race) => msPerBid(race.databaseCpuCores, race)),
-        [`databaseCpuMsPerBid${capitalized(thereName)}`]: there.map((race) => msPerBid(race.databaseCpuCores, race)),
-      },
+      details: { [hereName]: cpuDetails(here), [thereName]: cpuDetails(there) },
     },
   ];
 }
 
-const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+const msPerBid = (cores: number, race: RaceResult) => round((cores / race.acceptedPerSecond) * 1000, 3);
+
+/** Per trial: the server's cores through the race, and the database's CPU a bid beside it. */
+function cpuDetails(races: readonly RaceResult[]): Record<string, unknown> {
+  return { serverCpuCores: races.map((race) => race.serverCpuCores[0]), databaseCpuMsPerBid: races.map((race) => msPerBid(race.databaseCpuCores, race)) };
+}
 
 /** Per trial: what a race's throughput figure hides (refusals, answer times, where the CPU went). */
 function raceDetails(races: readonly RaceResult[]): Record<string, unknown> {
