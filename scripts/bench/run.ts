@@ -49,7 +49,7 @@ const SECTIONS: readonly Section[] = [
   {
     name: 'verifiable-history',
     servers: true,
-    about: 'the hot auction hashed, chained and signed vs the product before verifiable history (built from git history)',
+    about: 'the hot auction hashed, chained and signed vs the product before verifiable history (built from git history), saturated and at an equal load',
     run: verifiableHistoryFigures,
   },
   { name: 'two-processes', servers: true, about: 'the hot auction with two server processes on one database', run: twoProcessHotAuctionFigures },

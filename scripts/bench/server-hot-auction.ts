@@ -156,7 +156,8 @@ const LATER_SPEED_UPS = fileURLToPath(new URL('before-verifiable-history.patch',
  * append, every accepted bid's receipt signed in its answer, a checkpoint signed once 100 events or
  * more are new (the checkpointer looks every second); against the product as it was just before
  * (BEFORE_VERIFIABLE_HISTORY, built from this repository's history, with LATER_SPEED_UPS), race by
- * race, each in a fresh deployment, the two in turn (each first in every other trial).
+ * race, each in a fresh deployment, the two in turn (each first in every other trial): saturated
+ * (bids/s, and server CPU a bid) and at an equal load (server CPU a bid), all held to the same goal.
  */
 export async function verifiableHistoryFigures(options: ServerBenchOptions): Promise<Figure[]> {
   const before = await checkoutOf(BEFORE_VERIFIABLE_HISTORY);
@@ -180,10 +181,22 @@ export async function verifiableHistoryFigures(options: ServerBenchOptions): Pro
   }
 }
 
+/**
+ * The load at which paired races also compare a bid's cost: the same bids offered to both sides, well
+ * below either's capacity on this machine (1,200-2,000 bids/s saturated). Saturated, the server
+ * takes some 0.7 of a core whatever it does (the database, the client and the kernel share the other
+ * 1.3), so its CPU a bid there follows throughput; at one load for both, it is the server's own cost.
+ */
+const EQUAL_LOAD_BIDS_PER_SECOND = 800;
+
 /** The same races of this checkout and of another, trial by trial. */
 export interface PairedRaces {
+  /** Saturated: each bidder sends its next bid as soon as its last is answered. */
   readonly here: readonly RaceResult[];
   readonly there: readonly RaceResult[];
+  /** Then, in the same deployments, bids offered at EQUAL_LOAD_BIDS_PER_SECOND to each. */
+  readonly hereAtEqualLoad: readonly RaceResult[];
+  readonly thereAtEqualLoad: readonly RaceResult[];
 }
 
 /**
@@ -194,29 +207,45 @@ export interface PairedRaces {
  * log lines.
  */
 export async function racesAgainst(options: ServerBenchOptions, folder: string, label: string, names: readonly [string, string]): Promise<PairedRaces> {
-  const raceIn = (repository: string | undefined) => withDeployment(options, 1, (deployment) => deployment.race(options.seconds), repository ? { repository } : {});
-  const here: RaceResult[] = [];
-  const there: RaceResult[] = [];
+  const raceIn = (repository: string | undefined) =>
+    withDeployment(
+      options,
+      1,
+      async (deployment) => ({ saturated: await deployment.race(options.seconds), atEqualLoad: await deployment.race(options.seconds, EQUAL_LOAD_BIDS_PER_SECOND) }),
+      repository ? { repository } : {},
+    );
+  const races = { here: [] as RaceResult[], there: [] as RaceResult[], hereAtEqualLoad: [] as RaceResult[], thereAtEqualLoad: [] as RaceResult[] };
+  const add = (side: 'here' | 'there', { saturated, atEqualLoad }: { saturated: RaceResult; atEqualLoad: RaceResult }) => {
+    races[side].push(saturated);
+    races[side === 'here' ? 'hereAtEqualLoad' : 'thereAtEqualLoad'].push(atEqualLoad);
+  };
   for (let trial = 1; trial <= options.trials; trial++) {
     if (trial % 2 === 1) {
-      there.push(await raceIn(folder));
-      here.push(await raceIn(undefined));
+      add('there', await raceIn(folder));
+      add('here', await raceIn(undefined));
     } else {
-      here.push(await raceIn(undefined));
-      there.push(await raceIn(folder));
+      add('here', await raceIn(undefined));
+      add('there', await raceIn(folder));
     }
     const cpu = (race: RaceResult) => `server ${race.serverCpuCores[0]}, database ${race.databaseCpuCores}, client ${race.clientCpuCores} cores; refused ${Math.round(race.refusedShare * 100)}%`;
+    const [here, there] = [races.here.at(-1)!, races.there.at(-1)!];
+    const [hereAtLoad, thereAtLoad] = [races.hereAtEqualLoad.at(-1)!, races.thereAtEqualLoad.at(-1)!];
     options.log(
-      `${label}, trial ${trial}: ${here.at(-1)!.acceptedPerSecond} accepted bids/s ${names[0]} (${cpu(here.at(-1)!)}) ` +
-        `vs ${there.at(-1)!.acceptedPerSecond} ${names[1]} (${cpu(there.at(-1)!)})`,
+      `${label}, trial ${trial}: ${here.acceptedPerSecond} accepted bids/s ${names[0]} (${cpu(here)}) vs ${there.acceptedPerSecond} ${names[1]} (${cpu(there)}); ` +
+        `offered ${EQUAL_LOAD_BIDS_PER_SECOND} bids/s: ${msPerBid(hereAtLoad.serverCpuCores[0]!, hereAtLoad)} vs ${msPerBid(thereAtLoad.serverCpuCores[0]!, thereAtLoad)} ms of server CPU a bid ` +
+        `(${hereAtLoad.acceptedPerSecond} vs ${thereAtLoad.acceptedPerSecond} accepted/s)`,
     );
+    // Below capacity both sides send on the same schedule; one that fell behind it was not at the same load.
+    if (Math.abs(hereAtLoad.attemptsPerSecond - thereAtLoad.attemptsPerSecond) > 0.05 * thereAtLoad.attemptsPerSecond) {
+      options.log(`${label}, trial ${trial}: NOT AT EQUAL LOAD: ${hereAtLoad.attemptsPerSecond} vs ${thereAtLoad.attemptsPerSecond} bids/s sent; one side could not keep up with ${EQUAL_LOAD_BIDS_PER_SECOND}`);
+    }
   }
-  return { here, there };
+  return races;
 }
 
-/** What paired races say of a change's cost: accepted bids/s, and the server's CPU a bid, against the other checkout's. */
+/** What paired races say of a change's cost: accepted bids/s and the server's CPU a bid saturated, and its CPU a bid at an equal load, against the other checkout's. */
 export function costFigures(
-  { here, there }: PairedRaces,
+  { here, there, hereAtEqualLoad, thereAtEqualLoad }: PairedRaces,
   about: { bidsPerSecond: string; cpuPerBid: string; baselineName: string; goalRatio: number | null; details: readonly [string, string] },
 ): Figure[] {
   const [hereName, thereName] = about.details;
@@ -239,7 +268,21 @@ export function costFigures(
       trials: here.map((race, index) => ({ value: msPerBid(race.serverCpuCores[0]!, race), baseline: msPerBid(there[index]!.serverCpuCores[0]!, there[index]!) })),
       details: { [hereName]: cpuDetails(here), [thereName]: cpuDetails(there) },
     },
+    {
+      name: `${about.cpuPerBid}, at an equal load: ${EQUAL_LOAD_BIDS_PER_SECOND} bids/s offered to both`,
+      unit: 'ms',
+      baselineName: about.baselineName,
+      higherIsBetter: false,
+      goalRatio: about.goalRatio,
+      trials: hereAtEqualLoad.map((race, index) => ({ value: msPerBid(race.serverCpuCores[0]!, race), baseline: msPerBid(thereAtEqualLoad[index]!.serverCpuCores[0]!, thereAtEqualLoad[index]!) })),
+      details: { [hereName]: equalLoadDetails(hereAtEqualLoad), [thereName]: equalLoadDetails(thereAtEqualLoad) },
+    },
   ];
+}
+
+/** Per trial: what was sent and accepted (the same on both sides, or the trial was not at equal load), and where the CPU went. */
+function equalLoadDetails(races: readonly RaceResult[]): Record<string, unknown> {
+  return { attemptsPerSecond: races.map((race) => race.attemptsPerSecond), acceptedPerSecond: races.map((race) => race.acceptedPerSecond), ...cpuDetails(races) };
 }
 
 const msPerBid = (cores: number, race: RaceResult) => round((cores / race.acceptedPerSecond) * 1000, 3);
@@ -319,7 +362,7 @@ interface Deployment {
   /** Each server's RSS (MiB) right after it was ready. */
   readonly rssAtStart: readonly number[];
   /** A fresh auction raced for `seconds`; returns once the read models show every accepted bid (or gave up). */
-  race(seconds: number): Promise<RaceResult>;
+  race(seconds: number, offeredPerSecond?: number): Promise<RaceResult>;
 }
 
 /**
@@ -349,7 +392,7 @@ async function withDeployment<T>(
         databaseUrl: settings.databaseUrl,
         servers,
         rssAtStart,
-        race: async (seconds) => raceOnce(settings.databaseUrl, await publishAuction(admin, adminToken, photoId), participants, servers, seconds),
+        race: async (seconds, offeredPerSecond) => raceOnce(settings.databaseUrl, await publishAuction(admin, adminToken, photoId), participants, servers, seconds, offeredPerSecond),
       };
       options.log(`hot auction: ${processes} server process(es) ready, RSS ${rssAtStart.join(', ')} MiB; warming up`);
       await deployment.race(WARM_UP_SECONDS);
@@ -397,6 +440,7 @@ async function raceOnce(
   participants: ReadonlyArray<{ bidder: Bidder; api: ApiClient }>,
   servers: readonly ProductServer[],
   seconds: number,
+  offeredPerSecond?: number,
 ): Promise<RaceResult> {
   const feed: Feed = { nextAmount: STARTING_PRICE_DOLLARS + BID_INCREMENT_DOLLARS, highestPrice: STARTING_PRICE_DOLLARS, leaderId: null };
   const probe = await ReadModelLagProbe.open(databaseUrl);
@@ -409,11 +453,21 @@ async function raceOnce(
   const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
+  // Paced: each bidder has a turn every `interval` ms, the bidders' turns spread evenly over it.
+  const interval = offeredPerSecond === undefined ? 0 : (participants.length / offeredPerSecond) * 1000;
   await Promise.all(
-    participants.map(async ({ bidder, api }) => {
+    participants.map(async ({ bidder, api }, index) => {
       // The minimum this bidder last heard of: from its own last answer, accepted or refused.
       let knownMinimum = feed.nextAmount;
+      let turnAt = started + (index / participants.length) * interval;
       while (performance.now() < deadline) {
+        if (interval > 0) {
+          const wait = turnAt - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          if (performance.now() >= deadline) break;
+          // A bidder whose answer came late skips the turns it missed rather than sending them in a burst.
+          turnAt = Math.max(turnAt + interval, performance.now());
+        }
         if (feed.leaderId === bidder.userId) {
           // A leader does not bid against itself: it watches until someone outbids it.
           await new Promise((resolve) => setTimeout(resolve, 1));
