@@ -1,5 +1,7 @@
 import { CommandHandler } from '../engine/application/command-handler';
 import { consoleLogger, type Logger } from '../engine/application/logger';
+import { PGliteMaintenance } from '../engine/postgres/pglite-maintenance';
+import { PGliteClient } from '../engine/postgres/sql-client';
 import { comparePositions, parsePosition, type LogPosition } from '../engine/eventstore/port';
 import { ProjectionRunner, type ReadModels } from '../projections';
 import type { Kysely } from 'kysely';
@@ -69,6 +71,10 @@ export interface ServiceOptions {
  */
 export async function openServices(infrastructure: Pick<Infrastructure, 'database' | 'eventStore'>, options: ServiceOptions): Promise<{ deps: AppDependencies; stop(): Promise<void> }> {
   const db = await openDatabase(infrastructure.database);
+  const log = options.log ?? consoleLogger;
+  // A PostgreSQL server vacuums and analyzes itself; PGlite does not.
+  const maintenance = infrastructure.database instanceof PGliteClient ? new PGliteMaintenance(infrastructure.database, log) : null;
+  maintenance?.start();
   const metrics = new Metrics();
   // Every append goes through this one store, so that the metrics count them all and the
   // checkpointer signs the chain links they answered.
@@ -76,7 +82,6 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const instrumented = metrics.instrument(infrastructure.eventStore);
   const eventStore = appended?.watch(instrumented) ?? instrumented;
   const commands = new CommandHandler(eventStore);
-  const log = options.log ?? consoleLogger;
   const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, log }) : null;
   owners?.start();
   const clock = options.clock ?? (() => new Date());
@@ -133,6 +138,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },
     async stop() {
+      await maintenance?.stop();
       // The worker first: its round in progress still needs the database and the projections.
       await lifecycle?.stop();
       await checkpointer?.stop();
