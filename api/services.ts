@@ -71,10 +71,6 @@ export interface ServiceOptions {
  */
 export async function openServices(infrastructure: Pick<Infrastructure, 'database' | 'eventStore'>, options: ServiceOptions): Promise<{ deps: AppDependencies; stop(): Promise<void> }> {
   const db = await openDatabase(infrastructure.database);
-  const log = options.log ?? consoleLogger;
-  // A PostgreSQL server vacuums and analyzes itself; PGlite does not.
-  const maintenance = infrastructure.database instanceof PGliteClient ? new PGliteMaintenance(infrastructure.database, log) : null;
-  maintenance?.start();
   const metrics = new Metrics();
   // Every append goes through this one store, so that the metrics count them all and the
   // checkpointer signs the chain links they answered.
@@ -82,6 +78,7 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const instrumented = metrics.instrument(infrastructure.eventStore);
   const eventStore = appended?.watch(instrumented) ?? instrumented;
   const commands = new CommandHandler(eventStore);
+  const log = options.log ?? consoleLogger;
   const owners = options.instanceUrl ? new AuctionOwners(db, { instanceUrl: options.instanceUrl, log }) : null;
   owners?.start();
   const clock = options.clock ?? (() => new Date());
@@ -110,6 +107,10 @@ export async function openServices(infrastructure: Pick<Infrastructure, 'databas
   const mailSettings = options.mail ?? { from: DEFAULT_MAIL_FROM };
   const mailSender = new MailSender({ db, sql: infrastructure.database, transport: createMailTransport(mailSettings, options.dataDir, log), clock, log, observer: metrics.mailObserver }, mailSettings);
   await mailSender.start();
+  // A PostgreSQL server vacuums and analyzes itself; PGlite does not. Started last: a start-up that
+  // fails above leaves no timer behind on a closed database.
+  const maintenance = infrastructure.database instanceof PGliteClient ? new PGliteMaintenance(infrastructure.database, log) : null;
+  maintenance?.start();
   return {
     deps: {
       sql: infrastructure.database,

@@ -1,5 +1,5 @@
 import type { Logger } from '../application/logger';
-import { quoteIdentifier, type SqlClient } from './sql-client';
+import { quoteIdentifier, type PGliteClient } from './sql-client';
 
 export interface PGliteMaintenanceOptions {
   /** The first round, after start: out of the way of start-up and of a new store's seeding. */
@@ -8,6 +8,8 @@ export interface PGliteMaintenanceOptions {
   readonly everyMs?: number;
   /** Tables smaller than this are analyzed whenever they are vacuumed; larger ones once they grew by a tenth. */
   readonly analyzeAlwaysBelowBytes?: number;
+  /** A table not vacuumed (or a large one not analyzed) for this long is, whatever its size did. */
+  readonly revisitAfterMs?: number;
 }
 
 /** What a round did, table by table (schema-qualified, quoted). */
@@ -19,11 +21,21 @@ export interface MaintenanceRound {
 
 /** A large table is analyzed again once it grew by this share: autovacuum_analyze_scale_factor's default. */
 const ANALYZE_AFTER_GROWTH = 0.1;
+/** Transactions since a table's oldest unfrozen row past which it is vacuumed at once: autovacuum_freeze_max_age is 200 million. */
+const FREEZE_AFTER_TRANSACTIONS = 150_000_000;
 
 interface Table {
   readonly qualifiedName: string;
   /** On disk, its indexes, TOAST and free-space map included. */
   readonly bytes: number;
+  /** age(relfrozenxid): how close its rows are to transaction-id wraparound. */
+  readonly unfrozenAge: number;
+}
+
+/** Where a table stood after its last VACUUM, and after its last ANALYZE. */
+interface Visit {
+  readonly bytes: number;
+  readonly at: number;
 }
 
 /**
@@ -33,52 +45,55 @@ interface Table {
  * disk for good, and the planner never has statistics: measured, 20 updates of a 2,000-row table
  * grew it from 0.3 to 5.9 MB, and after one VACUUM (14 ms) the next 120 updates grew it no more.
  *
- * Each round vacuums every table whose size changed since the round before (every table in the
- * first): one that grew holds new rows, or dead ones it outgrew; one that did not is skipped. It
- * analyzes it too while it is small (analyzeAlwaysBelowBytes), and after that once it grew by a
- * tenth since it was last analyzed, as autovacuum would: ANALYZE reads a sample of up to 30,000
- * rows, 340 ms on a 150 MB events table, where a VACUUM with nothing new to look at takes 2 ms.
- * A statement a table, each holding PGlite's one connection for itself, so a bid waits behind one
- * table at most, never a whole round.
+ * Each round vacuums every table, system catalogs included, whose size changed since its last
+ * VACUUM (every table in the first round): one that grew holds new rows, or dead ones it outgrew.
+ * A table is also vacuumed once revisitAfterMs passed (updates that reuse free space leave its
+ * size as it was) and as soon as its rows near transaction-id wraparound. It is analyzed too while
+ * small (analyzeAlwaysBelowBytes), and after that once it grew by a tenth or revisitAfterMs passed
+ * since its last ANALYZE, as autovacuum would: ANALYZE reads a sample of up to 30,000 rows, 340 ms
+ * on a 150 MB events table, where a VACUUM with nothing new to look at takes 2 ms. A table at a
+ * time on a lease of PGlite's one connection, so a bid waits behind one table at most, never a
+ * whole round.
  */
 export class PGliteMaintenance {
-  readonly #sql: SqlClient;
+  readonly #sql: PGliteClient;
   readonly #log: Logger;
   readonly #firstAfterMs: number;
   readonly #everyMs: number;
   readonly #analyzeAlwaysBelowBytes: number;
-  /** Each table's size right after its last VACUUM (which itself may change it). */
-  readonly #vacuumedAt = new Map<string, number>();
-  /** Each table's size right after its last ANALYZE. */
-  readonly #analyzedAt = new Map<string, number>();
+  readonly #revisitAfterMs: number;
+  readonly #vacuumed = new Map<string, Visit>();
+  readonly #analyzed = new Map<string, Visit>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<unknown> = Promise.resolve();
   #running = false;
-  #stopping = false;
+  #stopped = false;
 
-  constructor(sql: SqlClient, log: Logger, options: PGliteMaintenanceOptions = {}) {
+  constructor(sql: PGliteClient, log: Logger, options: PGliteMaintenanceOptions = {}) {
     this.#sql = sql;
     this.#log = log;
     this.#firstAfterMs = options.firstAfterMs ?? 60_000;
     this.#everyMs = options.everyMs ?? 5 * 60_000;
     this.#analyzeAlwaysBelowBytes = options.analyzeAlwaysBelowBytes ?? 8 * 1024 * 1024;
+    this.#revisitAfterMs = options.revisitAfterMs ?? 24 * 60 * 60_000;
   }
 
   start(): void {
+    if (this.#stopped) throw new Error('This maintenance was stopped: it does not start again');
     if (this.#running) return;
     this.#running = true;
     this.#schedule(this.#firstAfterMs);
   }
 
-  /** Ends the round in progress after its current table. */
+  /** For good: the round in progress ends after its current table, and none follows. */
   async stop(): Promise<void> {
     this.#running = false;
-    this.#stopping = true;
+    this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#round;
   }
 
-  /** One round now (after any in progress). */
+  /** One round now (after any in progress); once stopped, none. */
   runOnce(): Promise<MaintenanceRound> {
     const round = this.#round.then(() => this.#maintain());
     this.#round = round.catch(() => undefined);
@@ -96,26 +111,30 @@ export class PGliteMaintenance {
   }
 
   async #maintain(): Promise<MaintenanceRound> {
-    const started = performance.now();
     const round = { vacuumed: [] as string[], analyzed: [] as string[] };
+    if (this.#stopped) return round;
+    const started = performance.now();
     let longest = { table: '', ms: 0 };
     for (const table of await this.#tables()) {
-      if (this.#stopping) break;
-      const name = table.qualifiedName;
-      if (this.#vacuumedAt.get(name) === table.bytes) continue;
-      const analyzedAt = this.#analyzedAt.get(name);
-      const analyze = analyzedAt === undefined || table.bytes < this.#analyzeAlwaysBelowBytes || Math.abs(table.bytes - analyzedAt) >= ANALYZE_AFTER_GROWTH * analyzedAt;
+      if (this.#stopped) break;
+      const now = Date.now();
+      const vacuumed = this.#vacuumed.get(table.qualifiedName);
+      const due = vacuumed === undefined || vacuumed.bytes !== table.bytes || now - vacuumed.at >= this.#revisitAfterMs || table.unfrozenAge >= FREEZE_AFTER_TRANSACTIONS;
+      if (!due) continue;
+      const analyzed = this.#analyzed.get(table.qualifiedName);
+      const analyze =
+        analyzed === undefined ||
+        table.bytes < this.#analyzeAlwaysBelowBytes ||
+        Math.abs(table.bytes - analyzed.bytes) >= ANALYZE_AFTER_GROWTH * analyzed.bytes ||
+        now - analyzed.at >= this.#revisitAfterMs;
       const tableStarted = performance.now();
       try {
-        // Outside any transaction, as VACUUM must be: PGlite runs a lone statement in none.
-        await this.#sql.query(`VACUUM ${analyze ? '(ANALYZE) ' : ''}${name}`);
-        const { rows } = await this.#sql.query<{ bytes: string }>('SELECT pg_total_relation_size($1::regclass)::text AS bytes', [name]);
-        const bytes = Number(rows[0]!.bytes);
-        this.#vacuumedAt.set(name, bytes);
-        round.vacuumed.push(name);
+        const bytes = await this.#vacuum(table.qualifiedName, analyze);
+        this.#vacuumed.set(table.qualifiedName, { bytes, at: now });
+        round.vacuumed.push(table.qualifiedName);
         if (analyze) {
-          this.#analyzedAt.set(name, bytes);
-          round.analyzed.push(name);
+          this.#analyzed.set(table.qualifiedName, { bytes, at: now });
+          round.analyzed.push(table.qualifiedName);
         }
       } catch (error) {
         // A table dropped since it was listed, say: the others still get theirs.
@@ -133,13 +152,28 @@ export class PGliteMaintenance {
     return round;
   }
 
+  /**
+   * VACUUM (ANALYZE) on a lease: outside any transaction, as VACUUM must be, and with the table's
+   * size read before anything else writes to it. Returns that size.
+   */
+  async #vacuum(table: string, analyze: boolean): Promise<number> {
+    const connection = await this.#sql.lease();
+    try {
+      await connection.query(`VACUUM ${analyze ? '(ANALYZE) ' : ''}${table}`);
+      const { rows } = await connection.query<{ bytes: string }>('SELECT pg_total_relation_size($1::regclass)::text AS bytes', [table]);
+      return Number(rows[0]!.bytes);
+    } finally {
+      connection.release();
+    }
+  }
+
   async #tables(): Promise<Table[]> {
-    const { rows } = await this.#sql.query<{ schema: string; name: string; bytes: string }>(
-      `SELECT n.nspname AS schema, c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes
+    const { rows } = await this.#sql.query<{ schema: string; name: string; bytes: string; unfrozen_age: number }>(
+      `SELECT n.nspname AS schema, c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes, age(c.relfrozenxid) AS unfrozen_age
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+       WHERE c.relkind IN ('r', 'm')
        ORDER BY 1, 2`,
     );
-    return rows.map((row) => ({ qualifiedName: `${quoteIdentifier(row.schema)}.${quoteIdentifier(row.name)}`, bytes: Number(row.bytes) }));
+    return rows.map((row) => ({ qualifiedName: `${quoteIdentifier(row.schema)}.${quoteIdentifier(row.name)}`, bytes: Number(row.bytes), unfrozenAge: row.unfrozen_age }));
   }
 }
