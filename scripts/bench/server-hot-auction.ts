@@ -101,9 +101,8 @@ export async function noticeFigures(options: ServerBenchOptions): Promise<Figure
       options,
       1,
       async (deployment) => {
-        const startedAt = new Date();
         const race = await deployment.race(options.seconds);
-        return { race, ...(await noticesSince(deployment.databaseUrl, startedAt, options.seconds)) };
+        return { race, ...(await noticesSince(deployment.databaseUrl, race.startedAt, options.seconds)) };
       },
       { notifier },
     );
@@ -435,6 +434,8 @@ async function untilIdle(servers: readonly ProductServer[]): Promise<void> {
 }
 
 interface RaceResult {
+  /** When the load began (after the lot was published and the servers idled). */
+  readonly startedAt: Date;
   readonly acceptedPerSecond: number;
   readonly attemptsPerSecond: number;
   readonly refusedShare: number;
@@ -480,6 +481,7 @@ async function raceOnce(
   const serverCpuBefore = servers.map((server) => server.cpuSeconds());
   const databaseCpuBefore = postgresCpuSeconds();
   const clientCpuBefore = process.cpuUsage();
+  const startedAt = new Date();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   // Paced: each bidder has a turn every `interval` ms, the bidders' turns spread evenly over it.
@@ -542,6 +544,7 @@ async function raceOnce(
   const { lags, missing } = await probe.settle(READ_MODEL_WAIT_MS);
   const attempts = accepted + refused;
   return {
+    startedAt,
     acceptedPerSecond: Math.round(accepted / elapsedSeconds),
     attemptsPerSecond: Math.round(attempts / elapsedSeconds),
     refusedShare: round(refused / Math.max(1, attempts), 3),
