@@ -40,10 +40,10 @@ interface Visit {
 
 /**
  * What autovacuum does on a PostgreSQL server, for PGlite, which has none (one backend, no
- * background workers) and whose activity counters stay at zero. Without it every row version an
- * update leaves behind (an auction's price and its listing on every bid, both indexed) stays on
- * disk for good, and the planner never has statistics: measured, 20 updates of a 2,000-row table
- * grew it from 0.3 to 5.9 MB, and after one VACUUM (14 ms) the next 120 updates grew it no more.
+ * background workers) and whose activity counters stay at zero. Without it the row versions
+ * updates leave behind (an auction's row and its listing's, on every bid) stay on disk for good,
+ * and the planner never has statistics: measured, 20 updates of every row of a 2,000-row table
+ * (an indexed column) grew it from 0.3 to 5.9 MB; after one VACUUM (14 ms), 20 more grew it no more.
  *
  * Each round vacuums every table, system catalogs included, whose size changed since its last
  * VACUUM (every table in the first round): one that grew holds new rows, or dead ones it outgrew.
