@@ -69,9 +69,11 @@ describe('admin dashboard: the NFC Tags and Manage tabs', () => {
     await search.getByLabel('Search by UID or claim code').fill(claimCode.toLowerCase());
     await search.getByRole('button', { name: 'Search' }).click();
     // Polled rather than waited for: page.waitForURL missed this same-document navigation in 2 runs of 3
-    // (timed out while the URL already held search=, as page.url() showed seconds later).
-    await expect.poll(() => page.url()).toMatch(/search=/);
-    await expect.poll(() => table.getByTestId('tag-row').count()).toBe(1);
+    // (timed out while the URL already held search=, as page.url() showed seconds later). Given 10 s,
+    // not expect.poll's 1: on the 2-core CI machine, with the browser, the server and the runner on
+    // it, the URL once took longer than 1 s to change (CI at 5be2d54).
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toMatch(/search=/);
+    await expect.poll(() => table.getByTestId('tag-row').count(), { timeout: 10_000 }).toBe(1);
     await page.reload();
     await table.getByTestId('tag-row').first().waitFor();
     expect(await page.getByLabel('Search by UID or claim code').inputValue()).toBe(claimCode.toLowerCase());
