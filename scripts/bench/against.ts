@@ -19,8 +19,9 @@ const USAGE = `Usage: npm run bench:against -- <commit>
 Races the hot auction (32 bidders on one auction, one server) with this checkout as it is and with
 <commit>, each deployed once a trial and raced there saturated, then at an equal load (800 bids/s
 offered to both), and prints accepted bids/s and server CPU a bid, with their ratios (>= 1: this
-checkout is better). Settings as for npm run bench: BENCH_TRIALS (3; a trial's
-ratio scatters by up to 10-15%, so give a 5% change 8), BENCH_SECONDS, BENCH_DATABASE_URL.`;
+checkout is better). Settings as for npm run bench: BENCH_TRIALS (3; a saturated trial's ratio
+scatters by up to 10-15%, an equal-load one's by ~5%, so give a 5% change 8), BENCH_SECONDS,
+BENCH_DATABASE_URL.`;
 
 runCli(async () => {
   const { positionals, values } = (() => {
